@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseConfig } from "./config.server";
+
+describe("parseConfig", () => {
+  it("applies the defaults of the design's table", () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      catalogDb: "data/catalog.db",
+      sampleItems: 5000,
+      fusion: null,
+      sso: null,
+      appUrl: "http://localhost:3000",
+      exportLimit: 1000,
+      signalsEnabled: true,
+    });
+  });
+
+  it("names the variable that is wrong", () => {
+    expect(() => parseConfig({ PORT: "eighty" })).toThrow(/PORT: expected a whole number/);
+    expect(() => parseConfig({ EXPORT_LIMIT: "60000" })).toThrow(/EXPORT_LIMIT: at most 50000/);
+    expect(() => parseConfig({ SIGNALS_ENABLED: "maybe" })).toThrow(/SIGNALS_ENABLED/);
+    expect(() => parseConfig({ FUSION_URL: "ftp://x" })).toThrow(/FUSION_URL/);
+    expect(() => parseConfig({ FUSION_URL: "https://fusion.example.com:6764" })).toThrow(/FUSION_APP: required/);
+  });
+
+  it("reports every bad variable at once", () => {
+    try {
+      parseConfig({ PORT: "0", SAMPLE_ITEMS: "-3" });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toMatch(/PORT/);
+      expect((error as Error).message).toMatch(/SAMPLE_ITEMS/);
+    }
+  });
+
+  it("configures Fusion with the query profile defaulting to the app id", () => {
+    const config = parseConfig({ FUSION_URL: "https://fusion.example.com:6764/", FUSION_APP: "parts", FUSION_API_KEY: "k" });
+    expect(config.fusion).toMatchObject({
+      url: "https://fusion.example.com:6764",
+      app: "parts",
+      queryProfile: "parts",
+      apiKey: "k",
+      bomProfile: "ge-appliances-boms",
+      assetBomProfile: "asset-boms",
+      timeoutMs: 30000,
+    });
+  });
+
+  it("turns sign-in on only with issuer, client id and a session secret", () => {
+    expect(parseConfig({ OIDC_ISSUER: "https://idp.example.com" }).sso).toBeNull();
+    expect(() => parseConfig({ OIDC_ISSUER: "https://idp.example.com", OIDC_CLIENT_ID: "portal" })).toThrow(/SESSION_SECRET/);
+    const config = parseConfig({
+      OIDC_ISSUER: "https://idp.example.com",
+      OIDC_CLIENT_ID: "portal",
+      SESSION_SECRET: "0123456789abcdef0123",
+    });
+    expect(config.sso?.clientId).toBe("portal");
+  });
+
+  it("treats empty variables as unset", () => {
+    expect(parseConfig({ FUSION_URL: "", PORT: " " }).fusion).toBeNull();
+    expect(parseConfig({ SIGNALS_ENABLED: "off" }).signalsEnabled).toBe(false);
+  });
+});

@@ -1,0 +1,128 @@
+import { z } from "zod";
+
+const booleanFromEnv = z
+  .enum(["true", "false", "1", "0", "yes", "no", "on", "off"], {
+    error: "expected true or false",
+  })
+  .transform((v) => ["true", "1", "yes", "on"].includes(v));
+
+const optionalUrl = z
+  .url({ protocol: /^https?$/, error: "expected an http(s) URL" })
+  .transform((v) => v.replace(/\/+$/, ""))
+  .optional();
+
+const positiveInt = (fallback: number, max?: number) => {
+  let schema = z.coerce.number({ error: "expected a whole number" }).int("expected a whole number").positive("expected a positive number");
+  if (max !== undefined) schema = schema.max(max, `at most ${max}`);
+  return schema.default(fallback);
+};
+
+/** Every setting of DESIGN.md's configuration table, read once from the environment. */
+export const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+    PORT: positiveInt(3000, 65535),
+    CATALOG_DB: z.string().min(1).default("data/catalog.db"),
+    SAMPLE_ITEMS: positiveInt(5000, 5_000_000),
+    FUSION_URL: optionalUrl,
+    FUSION_APP: z.string().min(1).optional(),
+    FUSION_QUERY_PROFILE: z.string().min(1).optional(),
+    FUSION_COLLECTION: z.string().min(1).optional(),
+    FUSION_API_KEY: z.string().min(1).optional(),
+    FUSION_BOM_PROFILE: z.string().min(1).default("ge-appliances-boms"),
+    FUSION_ASSET_BOM_PROFILE: z.string().min(1).default("asset-boms"),
+    FUSION_TIMEOUT_MS: positiveInt(30000, 600_000),
+    BACKEND_URL: optionalUrl,
+    OIDC_ISSUER: optionalUrl,
+    OIDC_CLIENT_ID: z.string().min(1).optional(),
+    OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    APP_URL: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }).default("http://localhost:3000"),
+    SESSION_SECRET: z.string().min(16, "at least 16 characters").optional(),
+    EXPORT_LIMIT: positiveInt(1000, 50_000),
+    SIGNALS_ENABLED: booleanFromEnv.default(true),
+  })
+  .superRefine((env, ctx) => {
+    if (env.FUSION_URL && !env.FUSION_APP) {
+      ctx.addIssue({ code: "custom", path: ["FUSION_APP"], message: "required when FUSION_URL is set" });
+    }
+    if (env.OIDC_ISSUER && env.OIDC_CLIENT_ID && !env.SESSION_SECRET) {
+      ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "required when single sign-on is on" });
+    }
+  });
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface AppConfig {
+  port: number;
+  catalogDb: string;
+  sampleItems: number;
+  fusion: {
+    url: string;
+    app: string;
+    queryProfile: string;
+    collection?: string;
+    apiKey?: string;
+    bomProfile: string;
+    assetBomProfile: string;
+    timeoutMs: number;
+  } | null;
+  backendUrl?: string;
+  sso: { issuer: string; clientId: string; clientSecret?: string; sessionSecret: string } | null;
+  appUrl: string;
+  exportLimit: number;
+  signalsEnabled: boolean;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Treats empty variables as unset, as shells and .env files commonly leave them. */
+function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1].trim() !== ""),
+  );
+}
+
+export function parseConfig(env: Record<string, string | undefined>): AppConfig {
+  const result = EnvSchema.safeParse(definedOnly(env));
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".") || "environment"}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = result.data;
+  return {
+    port: e.PORT,
+    catalogDb: e.CATALOG_DB,
+    sampleItems: e.SAMPLE_ITEMS,
+    fusion:
+      e.FUSION_URL && e.FUSION_APP
+        ? {
+            url: e.FUSION_URL,
+            app: e.FUSION_APP,
+            queryProfile: e.FUSION_QUERY_PROFILE ?? e.FUSION_APP,
+            collection: e.FUSION_COLLECTION,
+            apiKey: e.FUSION_API_KEY,
+            bomProfile: e.FUSION_BOM_PROFILE,
+            assetBomProfile: e.FUSION_ASSET_BOM_PROFILE,
+            timeoutMs: e.FUSION_TIMEOUT_MS,
+          }
+        : null,
+    backendUrl: e.BACKEND_URL,
+    sso:
+      e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.SESSION_SECRET
+        ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET, sessionSecret: e.SESSION_SECRET }
+        : null,
+    appUrl: e.APP_URL.replace(/\/+$/, ""),
+    exportLimit: e.EXPORT_LIMIT,
+    signalsEnabled: e.SIGNALS_ENABLED,
+  };
+}
+
+let cached: AppConfig | undefined;
+
+/** The configuration, parsed from process.env on first use; a bad value throws ConfigError. */
+export function getConfig(): AppConfig {
+  cached ??= parseConfig(process.env);
+  return cached;
+}

@@ -1,0 +1,142 @@
+/**
+ * The engine-neutral search model. Every engine (embedded SQLite, Fusion, an external backend)
+ * answers in these shapes, with documents keyed by Fusion index field names so that display rules
+ * are the same whichever engine served the page.
+ */
+
+export type EngineName = "embedded" | "fusion" | "backend";
+
+export type FilterType = "include" | "exclude";
+
+/** A filter on a facet field, named by its full index field name (`org_code_s`). */
+export interface Filter {
+  field: string;
+  value: string;
+  type: FilterType;
+}
+
+export type SortDirection = "asc" | "desc";
+
+/** `null` sorts by relevance (score descending). */
+export type Sort = { field: string; direction: SortDirection } | null;
+
+export interface SearchRequest {
+  /** Query text as the user typed it; empty means every item. */
+  q: string;
+  /** Search-within terms, each ANDed with the query. */
+  within: string[];
+  filters: Filter[];
+  sort: Sort;
+  start: number;
+  rows: number;
+  /** Index field names to count facet values for. */
+  facetFields: string[];
+  /** Ask for highlighted snippets. */
+  highlight?: boolean;
+}
+
+export type FieldValue = string | number | boolean | null | string[];
+
+/** A catalogue document: `id` plus index fields (`item_number_s`, `item_description_t`, …). */
+export type Doc = { id: string } & Record<string, FieldValue>;
+
+export interface FacetValue {
+  value: string;
+  count: number;
+}
+
+export interface FacetResult {
+  field: string;
+  values: FacetValue[];
+}
+
+/**
+ * Highlight markers. Engines wrap matched text in these private-use characters; the view escapes
+ * the text and turns each marked run into a `<mark>` element. They never reach HTML as markup.
+ */
+export const HL_PRE = "\uE000";
+export const HL_POST = "\uE001";
+
+export interface SearchResponse {
+  docs: Doc[];
+  total: number;
+  facets: FacetResult[];
+  /** Document id → field → snippets containing HL_PRE/HL_POST markers. */
+  highlighting: Record<string, Record<string, string[]>>;
+  /** Spell-check collations ("Did you mean …"), best first. */
+  suggestions: string[];
+  /** The engine's own query id, when it has one (Fusion's `x-fusion-query-id`). */
+  queryId?: string;
+}
+
+/** Iterates every document matching a request in a stable order, in batches. */
+export interface CursorRequest {
+  q: string;
+  within: string[];
+  filters: Filter[];
+  sort: Sort;
+  batchSize: number;
+  /** Stop after this many documents. */
+  limit?: number;
+}
+
+export type BomType = "asset" | "pm" | "other";
+
+/** A bill-of-materials record: one use of a component (`item_number`) in an asset or PM kit. */
+export interface BomDoc {
+  id: string;
+  type: BomType;
+  org_code: string | null;
+  item_number: string;
+  asset_number: string | null;
+  asset_serial_number: string | null;
+  asset_group: string | null;
+  asset_description: string | null;
+  quantity: number | null;
+}
+
+export const BOM_SORT_FIELDS = [
+  "org_code",
+  "item_number",
+  "asset_number",
+  "asset_serial_number",
+  "asset_group",
+  "asset_description",
+  "quantity",
+] as const;
+export type BomSortField = (typeof BOM_SORT_FIELDS)[number];
+
+export interface BomRequest {
+  itemNumber: string;
+  /** Absent: every type. */
+  type?: BomType;
+  start: number;
+  rows: number;
+  sort?: { field: BomSortField; direction: SortDirection };
+}
+
+export interface BomResponse {
+  docs: BomDoc[];
+  total: number;
+}
+
+export interface EngineHealth {
+  ok: boolean;
+  detail?: string;
+}
+
+export interface RequestContext {
+  requestId?: string;
+  signal?: AbortSignal;
+}
+
+export interface SearchEngine {
+  readonly name: EngineName;
+  search(request: SearchRequest, context?: RequestContext): Promise<SearchResponse>;
+  cursor(request: CursorRequest, context?: RequestContext): AsyncIterable<Doc[]>;
+  /** Looks an item up by `item_number_s` or `id`; null when there is none. */
+  getProduct(idOrItemNumber: string, context?: RequestContext): Promise<Doc | null>;
+  bom(request: BomRequest, context?: RequestContext): Promise<BomResponse>;
+  suggest(prefix: string, count: number, context?: RequestContext): Promise<string[]>;
+  health(context?: RequestContext): Promise<EngineHealth>;
+}

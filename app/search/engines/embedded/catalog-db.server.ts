@@ -1,0 +1,67 @@
+import Database from "better-sqlite3";
+import { BOM_COLUMNS, ITEM_COLUMNS, type ColumnType } from "./schema";
+
+export type CatalogDb = Database.Database;
+
+/** Bumped whenever the on-disk layout changes; an older file is rebuilt or refused. */
+export const SCHEMA_VERSION = 1;
+
+const SQL_TYPES: Record<ColumnType, string> = {
+  string: "TEXT",
+  text: "TEXT",
+  int: "INTEGER",
+  float: "REAL",
+  date: "TEXT",
+};
+
+/** Quotes an identifier that comes from the fixed schema (never from a request). */
+export function ident(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/**
+ * Creates the catalogue tables in an empty database. Rowids of `items` are dense (1..n) because
+ * items are only ever inserted in one pass into a fresh file; the query code relies on that.
+ */
+export function createSchema(db: CatalogDb): void {
+  const columns = ITEM_COLUMNS.map((c) => {
+    const collate = c.type === "string" || c.type === "text" ? " COLLATE NOCASE" : "";
+    return `${ident(c.name)} ${SQL_TYPES[c.type]}${collate}`;
+  });
+  db.exec(`
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE items (
+      rowid INTEGER PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
+      ${columns.join(",\n      ")},
+      extra_json TEXT
+    );
+    CREATE VIRTUAL TABLE items_fts USING fts5(
+      item_number, description, manufacturer, part_numbers,
+      content='', tokenize="unicode61 remove_diacritics 2", prefix='2 3 4'
+    );
+    CREATE TABLE bom (
+      rowid INTEGER PRIMARY KEY,
+      ${BOM_COLUMNS.map((c) => `${c} ${c === "quantity" ? "REAL" : "TEXT COLLATE NOCASE"}`).join(", ")}
+    );
+  `);
+}
+
+/** Indexes are built after the bulk insert: much faster than maintaining them row by row. */
+export function createIndexes(db: CatalogDb): void {
+  db.exec(`
+    CREATE INDEX items_item_number ON items(item_number_s COLLATE NOCASE);
+    CREATE UNIQUE INDEX bom_id ON bom(id);
+    CREATE INDEX bom_item_type ON bom(item_number COLLATE NOCASE, type);
+  `);
+}
+
+export function writeMeta(db: CatalogDb, values: Record<string, string | number>): void {
+  const put = db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)");
+  for (const [key, value] of Object.entries(values)) put.run(key, String(value));
+}
+
+export function readMeta(db: CatalogDb): Record<string, string> {
+  const rows = db.prepare("SELECT key, value FROM meta").all() as { key: string; value: string }[];
+  return Object.fromEntries(rows.map((r) => [r.key, r.value]));
+}

@@ -1,0 +1,108 @@
+import Database from "better-sqlite3";
+import type { BomDoc, Doc } from "../../engine";
+import { createIndexes, createSchema, ident, SCHEMA_VERSION, writeMeta, type CatalogDb } from "./catalog-db.server";
+import { FTS_COLUMNS, ITEM_COLUMN_NAMES, ITEM_COLUMNS } from "./schema";
+
+type FtsColumn = keyof typeof FTS_COLUMNS;
+const FTS_NAMES = Object.keys(FTS_COLUMNS) as FtsColumn[];
+
+/** Values stored in the catalogue: documents are written already validated and typed. */
+function toSql(value: unknown): string | number | null {
+  if (value === undefined || value === null || value === "") return null;
+  if (Array.isArray(value)) return value.join(", ");
+  if (typeof value === "boolean") return value ? "Yes" : "No";
+  if (typeof value === "number" || typeof value === "string") return value;
+  return JSON.stringify(value);
+}
+
+/**
+ * Writes a new catalogue file in one transaction. The file is expected not to exist yet; callers
+ * build into a temporary path and rename it into place, so readers never see a half-built file.
+ */
+export class CatalogWriter {
+  readonly db: CatalogDb;
+  private itemCount = 0;
+  private bomCount = 0;
+  private readonly insertItem: Database.Statement;
+  private readonly insertFts: Database.Statement;
+  private readonly insertBom: Database.Statement;
+
+  constructor(path: string) {
+    this.db = new Database(path);
+    this.db.pragma("journal_mode = OFF");
+    this.db.pragma("synchronous = OFF");
+    this.db.pragma("cache_size = -65536");
+    createSchema(this.db);
+    const names = ["rowid", "id", ...ITEM_COLUMNS.map((c) => c.name), "extra_json"];
+    this.insertItem = this.db.prepare(
+      `INSERT INTO items (${names.map(ident).join(", ")}) VALUES (${names.map(() => "?").join(", ")})`,
+    );
+    this.insertFts = this.db.prepare(
+      `INSERT INTO items_fts (rowid, ${FTS_NAMES.join(", ")}) VALUES (?, ${FTS_NAMES.map(() => "?").join(", ")})`,
+    );
+    this.insertBom = this.db.prepare(
+      "INSERT INTO bom (id, type, org_code, item_number, asset_number, asset_serial_number, asset_group, asset_description, quantity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    );
+    this.db.exec("BEGIN");
+  }
+
+  addItem(doc: Doc): void {
+    const rowid = ++this.itemCount;
+    const extra: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(doc)) {
+      if (key !== "id" && !ITEM_COLUMN_NAMES.has(key) && value !== null && value !== undefined) extra[key] = value;
+    }
+    this.insertItem.run(
+      rowid,
+      doc.id,
+      ...ITEM_COLUMNS.map((c) => toSql(doc[c.name])),
+      Object.keys(extra).length > 0 ? JSON.stringify(extra) : null,
+    );
+    const fts: Record<FtsColumn, string[]> = { item_number: [], description: [], manufacturer: [], part_numbers: [] };
+    for (const column of ITEM_COLUMNS) {
+      const value = toSql(doc[column.name]);
+      if (column.fts && value !== null) fts[column.fts].push(String(value));
+    }
+    this.insertFts.run(rowid, ...FTS_NAMES.map((n) => fts[n].join(" ")));
+  }
+
+  addBom(record: BomDoc): void {
+    this.bomCount++;
+    this.insertBom.run(
+      record.id,
+      record.type,
+      record.org_code,
+      record.item_number,
+      record.asset_number,
+      record.asset_serial_number,
+      record.asset_group,
+      record.asset_description,
+      record.quantity,
+    );
+  }
+
+  get counts(): { items: number; boms: number } {
+    return { items: this.itemCount, boms: this.bomCount };
+  }
+
+  /** Commits, indexes and closes the file. */
+  finish(meta: Record<string, string | number> = {}): void {
+    createIndexes(this.db);
+    writeMeta(this.db, {
+      schema_version: SCHEMA_VERSION,
+      item_count: this.itemCount,
+      bom_count: this.bomCount,
+      built_at: new Date().toISOString(),
+      ...meta,
+    });
+    this.db.exec("COMMIT");
+    this.db.exec("INSERT INTO items_fts(items_fts) VALUES ('optimize')");
+    this.db.close();
+  }
+
+  /** Abandons the file (the caller deletes it). */
+  abort(): void {
+    if (this.db.inTransaction) this.db.exec("ROLLBACK");
+    this.db.close();
+  }
+}

@@ -1,0 +1,382 @@
+import fs from "node:fs";
+import Database from "better-sqlite3";
+import type {
+  BomDoc,
+  BomRequest,
+  BomResponse,
+  CursorRequest,
+  Doc,
+  EngineHealth,
+  FacetResult,
+  FieldValue,
+  Filter,
+  SearchEngine,
+  SearchRequest,
+  SearchResponse,
+  Sort,
+} from "../../engine";
+import { BOM_SORT_FIELDS } from "../../engine";
+import { ident, readMeta, SCHEMA_VERSION, type CatalogDb } from "./catalog-db.server";
+import { DocValues, isCatalogField, loadDocValues, NO_VALUE } from "./doc-values.server";
+import { highlightText, matchExpression, queryTokens } from "./fts-query";
+import { ITEM_COLUMNS } from "./schema";
+
+/** Solr's JSON facet limit, which the spec keeps. */
+export const FACET_LIMIT = 100;
+const HIGHLIGHT_FIELDS = ITEM_COLUMNS.filter((c) => c.fts).map((c) => c.name);
+const RELOAD_CHECK_MS = 2000;
+
+interface Catalog {
+  db: CatalogDb;
+  maxRowid: number;
+  itemCount: number;
+  docValues: Map<string, DocValues>;
+  fileId: string;
+  readers: number;
+  superseded: boolean;
+}
+
+interface Evaluation {
+  /** Matching rowids in result order. */
+  rows: Int32Array;
+  facets: FacetResult[];
+  tokens: string[];
+}
+
+export class CatalogUnavailableError extends Error {
+  override name = "CatalogUnavailableError";
+}
+
+function fileId(path: string): string {
+  const stat = fs.statSync(path);
+  return `${stat.ino}:${stat.mtimeMs}:${stat.size}`;
+}
+
+function openCatalog(path: string): Catalog {
+  if (!fs.existsSync(path)) throw new CatalogUnavailableError(`Catalogue file not found: ${path}`);
+  const id = fileId(path);
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma("query_only = ON");
+    db.pragma("cache_size = -32768");
+    db.pragma("mmap_size = 268435456");
+    const meta = readMeta(db);
+    if (Number(meta.schema_version) !== SCHEMA_VERSION) {
+      throw new CatalogUnavailableError(
+        `Catalogue ${path} has schema version ${meta.schema_version ?? "unknown"}, expected ${SCHEMA_VERSION}; re-import it.`,
+      );
+    }
+    const { maxRowid, itemCount } = db
+      .prepare("SELECT coalesce(max(rowid), 0) AS maxRowid, count(*) AS itemCount FROM items")
+      .get() as { maxRowid: number; itemCount: number };
+    return { db, maxRowid, itemCount, docValues: new Map(), fileId: id, readers: 0, superseded: false };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function isEmptyQuery(q: string): boolean {
+  const trimmed = q.trim();
+  return trimmed === "" || trimmed === "*:*" || trimmed === "*";
+}
+
+/** Row of the items table → engine document (absent values left out, as Solr does). */
+function toDoc(row: Record<string, unknown>): Doc {
+  const doc: Record<string, FieldValue> = {};
+  for (const [key, value] of Object.entries(row)) {
+    if (key === "rowid" || key === "extra_json" || value === null || value === undefined) continue;
+    doc[key] = value as FieldValue;
+  }
+  if (typeof row.extra_json === "string") {
+    for (const [key, value] of Object.entries(JSON.parse(row.extra_json) as Record<string, FieldValue>)) {
+      if (!(key in doc)) doc[key] = value;
+    }
+  }
+  return doc as Doc;
+}
+
+/**
+ * The embedded catalogue engine: SQLite FTS5 finds the text matches, in-memory doc values do the
+ * filtering, multi-select facet counting and sorting in one pass. The catalogue file is replaced
+ * atomically by imports; the engine notices a new file and switches to it between requests.
+ */
+export class EmbeddedEngine implements SearchEngine {
+  readonly name = "embedded" as const;
+  private catalog?: Catalog;
+  private lastCheck = 0;
+
+  constructor(private readonly path: string) {}
+
+  /** Opens (or re-opens after an import) the catalogue; throws CatalogUnavailableError. */
+  private current(): Catalog {
+    const now = Date.now();
+    if (this.catalog && now - this.lastCheck < RELOAD_CHECK_MS) return this.catalog;
+    this.lastCheck = now;
+    if (this.catalog) {
+      let changed = false;
+      try {
+        changed = fileId(this.path) !== this.catalog.fileId;
+      } catch {
+        // The file vanished: keep serving the open catalogue rather than failing every search.
+      }
+      if (!changed) return this.catalog;
+      const next = openCatalog(this.path);
+      this.retire(this.catalog);
+      this.catalog = next;
+      return next;
+    }
+    this.catalog = openCatalog(this.path);
+    return this.catalog;
+  }
+
+  private retire(catalog: Catalog): void {
+    catalog.superseded = true;
+    if (catalog.readers === 0) catalog.db.close();
+  }
+
+  /** Opens the catalogue now (for readiness) and reports its size. */
+  open(): { items: number } {
+    return { items: this.current().itemCount };
+  }
+
+  close(): void {
+    if (this.catalog) this.catalog.db.close();
+    this.catalog = undefined;
+  }
+
+  /** Loads and caches the doc values of a field, e.g. the default facets at start-up. */
+  warm(fields: readonly string[]): void {
+    const catalog = this.current();
+    for (const field of fields) if (isCatalogField(field)) this.docValues(catalog, field);
+  }
+
+  private docValues(catalog: Catalog, field: string): DocValues {
+    let dv = catalog.docValues.get(field);
+    if (!dv) {
+      dv = loadDocValues(catalog.db, field, catalog.maxRowid);
+      catalog.docValues.set(field, dv);
+    }
+    return dv;
+  }
+
+  private evaluate(
+    catalog: Catalog,
+    request: { q: string; within: string[]; filters: Filter[]; sort: Sort },
+    facetFields: readonly string[],
+  ): Evaluation {
+    const text = [request.q, ...request.within].filter((t) => !isEmptyQuery(t)).join(" ");
+    const tokens = queryTokens(text);
+    let candidates: ArrayLike<number> | null = null;
+    if (text.trim() !== "") {
+      const match = matchExpression(tokens);
+      if (match === null) {
+        candidates = [];
+      } else {
+        const order = request.sort === null ? " ORDER BY rank, rowid" : "";
+        candidates = catalog.db
+          .prepare(`SELECT rowid FROM items_fts WHERE items_fts MATCH ?${order}`)
+          .pluck()
+          .all(match) as number[];
+      }
+    }
+
+    const facetDvs = facetFields.filter(isCatalogField).map((field) => this.docValues(catalog, field));
+    const counts = facetDvs.map((dv) => new Int32Array(dv.dict.length));
+    const facetIndex = new Map(facetDvs.map((dv, i) => [dv.field, i]));
+
+    // One group per filtered field: include values OR-ed, groups AND-ed, excludes always applied.
+    const groups: { ids: Int32Array; include: Uint8Array | null; exclude: Uint8Array | null; facet: number }[] = [];
+    let impossible = false;
+    const byField = new Map<string, Filter[]>();
+    for (const filter of request.filters) byField.set(filter.field, [...(byField.get(filter.field) ?? []), filter]);
+    for (const [field, filters] of byField) {
+      const includes = filters.filter((f) => f.type === "include");
+      if (!isCatalogField(field)) {
+        if (includes.length > 0) impossible = true;
+        continue;
+      }
+      const dv = this.docValues(catalog, field);
+      const mask = () => new Uint8Array(dv.dict.length);
+      const include = includes.length > 0 ? mask() : null;
+      let exclude: Uint8Array | null = null;
+      for (const filter of filters) {
+        const id = dv.idOf(filter.value);
+        if (filter.type === "include") {
+          if (id !== undefined) include![id] = 1;
+        } else if (id !== undefined) {
+          exclude ??= mask();
+          exclude[id] = 1;
+        }
+      }
+      groups.push({ ids: dv.ids, include, exclude, facet: facetIndex.get(field) ?? -1 });
+    }
+
+    const total = candidates ? candidates.length : catalog.maxRowid;
+    const passing = new Int32Array(total);
+    let n = 0;
+    if (!impossible) {
+      for (let i = 0; i < total; i++) {
+        const rowid = candidates ? candidates[i]! : i + 1;
+        let failedGroup = -1;
+        let failures = 0;
+        for (let g = 0; g < groups.length; g++) {
+          const group = groups[g]!;
+          const value = group.ids[rowid]!;
+          if (group.exclude && value !== NO_VALUE && group.exclude[value]) {
+            failures = 2;
+            break;
+          }
+          if (group.include && (value === NO_VALUE || !group.include[value])) {
+            failedGroup = g;
+            if (++failures > 1) break;
+          }
+        }
+        if (failures === 0) {
+          passing[n++] = rowid;
+          for (let f = 0; f < facetDvs.length; f++) {
+            const value = facetDvs[f]!.ids[rowid]!;
+            if (value !== NO_VALUE) counts[f]![value]!++;
+          }
+        } else if (failures === 1) {
+          // Multi-select: a facet's counts ignore that facet's own include filter.
+          const f = groups[failedGroup]!.facet;
+          if (f >= 0) {
+            const value = facetDvs[f]!.ids[rowid]!;
+            if (value !== NO_VALUE) counts[f]![value]!++;
+          }
+        }
+      }
+    }
+
+    let rows: Int32Array = passing.subarray(0, n);
+    if (request.sort && isCatalogField(request.sort.field)) {
+      rows = this.sortRows(this.docValues(catalog, request.sort.field), rows, request.sort.direction === "desc");
+    }
+
+    const facets = facetDvs.map((dv, f) => {
+      const values: { value: string; count: number }[] = [];
+      const c = counts[f]!;
+      for (let id = 0; id < c.length; id++) if (c[id]! > 0) values.push({ value: dv.dict[id]!, count: c[id]! });
+      values.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+      return { field: dv.field, values: values.slice(0, FACET_LIMIT) };
+    });
+    return { rows, facets, tokens };
+  }
+
+  /** Counting sort by value rank: linear in the rows, stable (ties keep rowid order), nulls last. */
+  private sortRows(dv: DocValues, rows: Int32Array, descending: boolean): Int32Array {
+    const ords = dv.ords;
+    const ranks = dv.distinctRanks;
+    const bucketOf = (rowid: number) => {
+      const id = dv.ids[rowid]!;
+      if (id === NO_VALUE) return ranks;
+      const ord = ords[id]!;
+      return descending ? ranks - 1 - ord : ord;
+    };
+    const starts = new Int32Array(ranks + 2);
+    for (const rowid of rows) starts[bucketOf(rowid) + 1]!++;
+    for (let b = 1; b < starts.length; b++) starts[b]! += starts[b - 1]!;
+    const out = new Int32Array(rows.length);
+    for (const rowid of rows) out[starts[bucketOf(rowid)]!++] = rowid;
+    return out;
+  }
+
+  private fetchDocs(catalog: Catalog, rowids: ArrayLike<number>): Doc[] {
+    if (rowids.length === 0) return [];
+    const ids = Array.from(rowids);
+    const byRowid = new Map<number, Doc>();
+    // SQLite's default limit on bound parameters is 32766; batches stay far below it.
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      const rows = catalog.db
+        .prepare(`SELECT * FROM items WHERE rowid IN (${chunk.map(() => "?").join(",")})`)
+        .all(...chunk) as Record<string, unknown>[];
+      for (const row of rows) byRowid.set(row.rowid as number, toDoc(row));
+    }
+    return ids.map((rowid) => byRowid.get(rowid)).filter((doc): doc is Doc => doc !== undefined);
+  }
+
+  async search(request: SearchRequest): Promise<SearchResponse> {
+    const catalog = this.current();
+    const { rows, facets, tokens } = this.evaluate(catalog, request, request.facetFields);
+    const start = Math.max(0, request.start);
+    const docs = this.fetchDocs(catalog, rows.subarray(start, start + Math.max(0, request.rows)));
+    const highlighting: SearchResponse["highlighting"] = {};
+    if (request.highlight !== false && tokens.length > 0) {
+      for (const doc of docs) {
+        const fields: Record<string, string[]> = {};
+        for (const field of HIGHLIGHT_FIELDS) {
+          const value = doc[field];
+          const marked = typeof value === "string" ? highlightText(value, tokens) : null;
+          if (marked) fields[field] = [marked];
+        }
+        highlighting[doc.id] = fields;
+      }
+    }
+    return { docs, total: rows.length, facets, highlighting, suggestions: [] };
+  }
+
+  async *cursor(request: CursorRequest): AsyncIterable<Doc[]> {
+    const catalog = this.current();
+    catalog.readers++;
+    try {
+      const { rows } = this.evaluate(catalog, request, []);
+      const end = Math.min(rows.length, request.limit ?? rows.length);
+      const size = Math.max(1, request.batchSize);
+      for (let i = 0; i < end; i += size) {
+        yield this.fetchDocs(catalog, rows.subarray(i, Math.min(end, i + size)));
+      }
+    } finally {
+      catalog.readers--;
+      if (catalog.superseded && catalog.readers === 0) catalog.db.close();
+    }
+  }
+
+  async getProduct(idOrItemNumber: string): Promise<Doc | null> {
+    const catalog = this.current();
+    const row = catalog.db
+      .prepare(
+        `SELECT * FROM items WHERE id = ? OR item_number_s = ?
+         ORDER BY (id = ?) DESC, (item_number_s = ? COLLATE BINARY) DESC, rowid LIMIT 1`,
+      )
+      .get(idOrItemNumber, idOrItemNumber, idOrItemNumber, idOrItemNumber) as Record<string, unknown> | undefined;
+    return row ? toDoc(row) : null;
+  }
+
+  async bom(request: BomRequest): Promise<BomResponse> {
+    const catalog = this.current();
+    const where = request.type ? "item_number = ? AND type = ?" : "item_number = ?";
+    const params = request.type ? [request.itemNumber, request.type] : [request.itemNumber];
+    const sort = request.sort && BOM_SORT_FIELDS.includes(request.sort.field) ? request.sort : null;
+    const order = sort
+      ? `${ident(sort.field)} IS NULL, ${ident(sort.field)} ${sort.direction === "desc" ? "DESC" : "ASC"}, rowid`
+      : "rowid";
+    const docs = catalog.db
+      .prepare(`SELECT ${["id", ...BOM_SORT_FIELDS, "type"].join(", ")} FROM bom WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`)
+      .all(...params, Math.max(0, request.rows), Math.max(0, request.start)) as BomDoc[];
+    const { total } = catalog.db.prepare(`SELECT count(*) AS total FROM bom WHERE ${where}`).get(...params) as {
+      total: number;
+    };
+    return { docs, total };
+  }
+
+  async suggest(prefix: string, count: number): Promise<string[]> {
+    const trimmed = prefix.trim();
+    if (!trimmed) return [];
+    const catalog = this.current();
+    return catalog.db
+      .prepare("SELECT item_number_s FROM items WHERE item_number_s >= ? AND item_number_s < ? ORDER BY item_number_s LIMIT ?")
+      .pluck()
+      .all(trimmed, `${trimmed}\uffff`, Math.max(1, Math.min(count, 50))) as string[];
+  }
+
+  async health(): Promise<EngineHealth> {
+    try {
+      const { items } = this.open();
+      return { ok: true, detail: `${items} items` };
+    } catch (error) {
+      return { ok: false, detail: error instanceof Error ? error.message : String(error) };
+    }
+  }
+}

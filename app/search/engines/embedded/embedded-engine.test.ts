@@ -1,0 +1,234 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BomDoc, Doc, SearchRequest } from "../../engine";
+import { HL_POST, HL_PRE } from "../../engine";
+import { CatalogWriter } from "./catalog-writer.server";
+import { EmbeddedEngine } from "./embedded-engine.server";
+
+const FACETS = ["org_code_s", "category_s", "attribute_status_s"];
+
+function item(n: number, fields: Partial<Doc>): Doc {
+  return { id: `ID-${n}`, item_number_s: `IT${String(n).padStart(4, "0")}`, ...fields } as Doc;
+}
+
+const ITEMS: Doc[] = [
+  item(1, { item_number_s: "WR55X10942", item_description_t: "Fresh Food Thermistor Sensor", org_code_s: "LOU", category_s: "Sensors", attribute_status_s: "Active", attribute_quantity_on_hand_i: 5 }),
+  item(2, { item_number_s: "WR55X10943", item_description_t: "Freezer Thermistor", org_code_s: "SEL", category_s: "Sensors", attribute_status_s: "Inactive", attribute_quantity_on_hand_i: 0 }),
+  item(3, { item_number_s: "WD12X10304", item_description_t: "Drain Pump Assembly 120V", org_code_s: "LOU", category_s: "Pumps", attribute_status_s: "Active", attribute_quantity_on_hand_i: 12 }),
+  item(4, { item_number_s: "WH23X10030", item_description_t: "Drain Hose", org_code_s: "DEC", category_s: "Hoses", attribute_status_s: "Active" }),
+  item(5, { item_number_s: "DA97-07365A", item_description_t: "Ice Maker Assembly", org_code_s: "LOU", category_s: "Assemblies", attribute_status_s: "Obsolete - Inactive", attribute_quantity_on_hand_i: 3, manufacturer_s: "Samsung" }),
+  item(6, { item_number_s: "W10295370", item_description_t: "Water Filter <b>bold</b>", org_code_s: "SEL", category_s: "Filters", attribute_status_s: "Active", attribute_quantity_on_hand_i: 40, attribute_supplier_part_number_s: "SUP-778812" }),
+  item(7, { item_number_s: "WB44T10011", item_description_t: "Bake Element", org_code_s: "DEC", category_s: "Heating Elements", attribute_status_s: "Active", attribute_quantity_on_hand_i: 5 }),
+  item(8, { item_number_s: "wb44t10012", item_description_t: "broil element", category_s: "Heating Elements", attribute_status_s: "Active" }),
+];
+
+const BOMS: BomDoc[] = [
+  { id: "B1", type: "asset", org_code: "LOU", item_number: "WR55X10942", asset_number: "AST-3", asset_serial_number: "S3", asset_group: "Line 2", asset_description: "Fridge line", quantity: 2 },
+  { id: "B2", type: "asset", org_code: "LOU", item_number: "WR55X10942", asset_number: "AST-1", asset_serial_number: null, asset_group: "Line 1", asset_description: "Fridge line", quantity: 1 },
+  { id: "B3", type: "pm", org_code: "SEL", item_number: "WR55X10942", asset_number: "PM-9", asset_serial_number: "S9", asset_group: null, asset_description: "PM kit", quantity: 4 },
+  { id: "B4", type: "other", org_code: "SEL", item_number: "WD12X10304", asset_number: null, asset_serial_number: null, asset_group: null, asset_description: null, quantity: null },
+];
+
+let dir: string;
+let engine: EmbeddedEngine;
+
+function request(overrides: Partial<SearchRequest> = {}): SearchRequest {
+  return { q: "", within: [], filters: [], sort: null, start: 0, rows: 20, facetFields: FACETS, ...overrides };
+}
+
+function numbers(docs: Doc[]): string[] {
+  return docs.map((d) => String(d.item_number_s));
+}
+
+function facet(response: { facets: { field: string; values: { value: string; count: number }[] }[] }, field: string) {
+  return Object.fromEntries(response.facets.find((f) => f.field === field)!.values.map((v) => [v.value, v.count]));
+}
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "crib-engine-"));
+  const writer = new CatalogWriter(path.join(dir, "catalog.db"));
+  ITEMS.forEach((doc) => writer.addItem(doc));
+  BOMS.forEach((bom) => writer.addBom(bom));
+  writer.finish();
+  engine = new EmbeddedEngine(path.join(dir, "catalog.db"));
+});
+
+afterAll(() => {
+  engine.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("EmbeddedEngine.search", () => {
+  it("matches every item for an empty or match-all query, in catalogue order", async () => {
+    for (const q of ["", "  ", "*:*"]) {
+      const response = await engine.search(request({ q }));
+      expect(response.total).toBe(ITEMS.length);
+      expect(numbers(response.docs)).toEqual(ITEMS.map((d) => d.item_number_s));
+    }
+  });
+
+  it("finds part numbers by prefix", async () => {
+    const response = await engine.search(request({ q: "WR55" }));
+    expect(numbers(response.docs).sort()).toEqual(["WR55X10942", "WR55X10943"]);
+    expect((await engine.search(request({ q: "da97-0736" }))).docs.map((d) => d.id)).toEqual(["ID-5"]);
+  });
+
+  it("searches descriptions, manufacturer and supplier part numbers; every word must match", async () => {
+    expect(numbers((await engine.search(request({ q: "drain" }))).docs).sort()).toEqual(["WD12X10304", "WH23X10030"]);
+    expect(numbers((await engine.search(request({ q: "drain pump" }))).docs)).toEqual(["WD12X10304"]);
+    expect(numbers((await engine.search(request({ q: "samsung" }))).docs)).toEqual(["DA97-07365A"]);
+    expect(numbers((await engine.search(request({ q: "SUP-778812" }))).docs)).toEqual(["W10295370"]);
+  });
+
+  it("ANDs search-within terms with the query", async () => {
+    const response = await engine.search(request({ q: "thermistor", within: ["freezer"] }));
+    expect(numbers(response.docs)).toEqual(["WR55X10943"]);
+    expect((await engine.search(request({ q: "", within: ["element"] }))).total).toBe(2);
+  });
+
+  it("never raises an SQLite error on hostile query text", async () => {
+    for (const q of ['"', "(", "*", "NEAR(", "{!join from=a to=b}x", "a OR b", "-", "\u0000", "x".repeat(10000), "'; DROP TABLE items; --", "AND", "^*:"]) {
+      await expect(engine.search(request({ q }))).resolves.toMatchObject({ total: expect.any(Number) });
+    }
+    expect((await engine.search(request({ q: '"' }))).total).toBe(0);
+  });
+
+  it("applies include filters with OR within a facet and AND across facets", async () => {
+    const or = await engine.search(request({ filters: [
+      { field: "org_code_s", value: "LOU", type: "include" },
+      { field: "org_code_s", value: "DEC", type: "include" },
+    ] }));
+    expect(or.total).toBe(5);
+    const and = await engine.search(request({ filters: [
+      { field: "org_code_s", value: "LOU", type: "include" },
+      { field: "attribute_status_s", value: "Active", type: "include" },
+    ] }));
+    expect(numbers(and.docs)).toEqual(["WR55X10942", "WD12X10304"]);
+  });
+
+  it("applies exclude filters, items without the field are kept", async () => {
+    const response = await engine.search(request({ filters: [{ field: "org_code_s", value: "LOU", type: "exclude" }] }));
+    expect(response.total).toBe(5);
+    expect(numbers(response.docs)).toContain("wb44t10012");
+  });
+
+  it("counts facets with multi-select semantics", async () => {
+    const response = await engine.search(request({ filters: [{ field: "org_code_s", value: "LOU", type: "include" }] }));
+    // The filtered facet still shows every org code, counted without its own filter.
+    expect(facet(response, "org_code_s")).toEqual({ LOU: 3, SEL: 2, DEC: 2 });
+    // Other facets count only the filtered items.
+    expect(facet(response, "category_s")).toEqual({ Sensors: 1, Pumps: 1, Assemblies: 1 });
+    expect(facet(response, "attribute_status_s")).toEqual({ Active: 2, "Obsolete - Inactive": 1 });
+  });
+
+  it("keeps exclude filters in a facet's own counts", async () => {
+    const response = await engine.search(request({ filters: [{ field: "org_code_s", value: "LOU", type: "exclude" }] }));
+    expect(facet(response, "org_code_s")).toEqual({ SEL: 2, DEC: 2 });
+  });
+
+  it("orders facet values by count, then alphabetically", async () => {
+    const response = await engine.search(request());
+    expect(response.facets.find((f) => f.field === "category_s")!.values.map((v) => v.value)).toEqual([
+      "Heating Elements", "Sensors", "Assemblies", "Filters", "Hoses", "Pumps",
+    ]);
+  });
+
+  it("sorts by a field case-insensitively with nulls last in both directions", async () => {
+    const asc = await engine.search(request({ sort: { field: "org_code_s", direction: "asc" } }));
+    expect(asc.docs.map((d) => d.org_code_s ?? null)).toEqual(["DEC", "DEC", "LOU", "LOU", "LOU", "SEL", "SEL", null]);
+    const desc = await engine.search(request({ sort: { field: "org_code_s", direction: "desc" } }));
+    expect(desc.docs.map((d) => d.org_code_s ?? null)).toEqual(["SEL", "SEL", "LOU", "LOU", "LOU", "DEC", "DEC", null]);
+    const items = await engine.search(request({ sort: { field: "item_number_s", direction: "asc" } }));
+    expect(numbers(items.docs)).toEqual(["DA97-07365A", "W10295370", "WB44T10011", "wb44t10012", "WD12X10304", "WH23X10030", "WR55X10942", "WR55X10943"]);
+  });
+
+  it("sorts numbers numerically", async () => {
+    const response = await engine.search(request({ sort: { field: "attribute_quantity_on_hand_i", direction: "desc" } }));
+    expect(response.docs.map((d) => d.attribute_quantity_on_hand_i ?? null)).toEqual([40, 12, 5, 5, 3, 0, null, null]);
+  });
+
+  it("pages, and answers pages beyond the end with no documents but the true total", async () => {
+    const page2 = await engine.search(request({ start: 3, rows: 3 }));
+    expect(page2.docs.map((d) => d.id)).toEqual(["ID-4", "ID-5", "ID-6"]);
+    const beyond = await engine.search(request({ start: 100, rows: 20 }));
+    expect(beyond.docs).toEqual([]);
+    expect(beyond.total).toBe(ITEMS.length);
+  });
+
+  it("highlights matched words with markers, leaving the text otherwise untouched", async () => {
+    const response = await engine.search(request({ q: "filter" }));
+    expect(response.highlighting["ID-6"]).toEqual({
+      item_description_t: [`Water ${HL_PRE}Filter${HL_POST} <b>bold</b>`],
+    });
+  });
+});
+
+describe("EmbeddedEngine.cursor", () => {
+  it("yields every matching document exactly once in a stable order", async () => {
+    const seen: string[] = [];
+    for await (const batch of engine.cursor({ q: "", within: [], filters: [], sort: { field: "org_code_s", direction: "asc" }, batchSize: 3 })) {
+      expect(batch.length).toBeLessThanOrEqual(3);
+      seen.push(...batch.map((d) => d.id));
+    }
+    expect(seen).toHaveLength(ITEMS.length);
+    expect(new Set(seen).size).toBe(ITEMS.length);
+    const again: string[] = [];
+    for await (const batch of engine.cursor({ q: "", within: [], filters: [], sort: { field: "org_code_s", direction: "asc" }, batchSize: 5 })) {
+      again.push(...batch.map((d) => d.id));
+    }
+    expect(again).toEqual(seen);
+  });
+
+  it("respects filters and the limit", async () => {
+    const seen: string[] = [];
+    for await (const batch of engine.cursor({ q: "", within: [], filters: [{ field: "org_code_s", value: "LOU", type: "include" }], sort: null, batchSize: 2, limit: 2 })) {
+      seen.push(...batch.map((d) => d.id));
+    }
+    expect(seen).toEqual(["ID-1", "ID-3"]);
+  });
+});
+
+describe("EmbeddedEngine lookups", () => {
+  it("finds a product by id or item number", async () => {
+    expect((await engine.getProduct("ID-3"))?.item_number_s).toBe("WD12X10304");
+    expect((await engine.getProduct("WD12X10304"))?.id).toBe("ID-3");
+    expect(await engine.getProduct("../../etc/passwd")).toBeNull();
+  });
+
+  it("returns BOM records by item number and type, sorted with nulls last", async () => {
+    const all = await engine.bom({ itemNumber: "WR55X10942", start: 0, rows: 20 });
+    expect(all.total).toBe(3);
+    const assets = await engine.bom({ itemNumber: "WR55X10942", type: "asset", start: 0, rows: 20, sort: { field: "asset_number", direction: "asc" } });
+    expect(assets.docs.map((d) => d.asset_number)).toEqual(["AST-1", "AST-3"]);
+    const bySerial = await engine.bom({ itemNumber: "WR55X10942", start: 0, rows: 20, sort: { field: "asset_serial_number", direction: "desc" } });
+    expect(bySerial.docs.map((d) => d.asset_serial_number)).toEqual(["S9", "S3", null]);
+    const paged = await engine.bom({ itemNumber: "WR55X10942", start: 2, rows: 5 });
+    expect(paged).toMatchObject({ total: 3, docs: [expect.objectContaining({ id: "B3" })] });
+  });
+
+  it("suggests item numbers by prefix", async () => {
+    expect(await engine.suggest("wb44", 5)).toEqual(["WB44T10011", "wb44t10012"]);
+    expect(await engine.suggest("  ", 5)).toEqual([]);
+  });
+});
+
+describe("catalogue replacement", () => {
+  it("switches to a catalogue swapped in by rename", async () => {
+    const file = path.join(dir, "swap.db");
+    const first = new CatalogWriter(file);
+    first.addItem(item(1, { item_description_t: "Old" }));
+    first.finish();
+    const swapEngine = new EmbeddedEngine(file);
+    expect((await swapEngine.search(request())).total).toBe(1);
+    const next = new CatalogWriter(`${file}.tmp`);
+    next.addItem(item(1, { item_description_t: "New" }));
+    next.addItem(item(2, { item_description_t: "New" }));
+    next.finish();
+    fs.renameSync(`${file}.tmp`, file);
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    expect((await swapEngine.search(request())).total).toBe(2);
+    swapEngine.close();
+  });
+});
