@@ -1,4 +1,4 @@
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { BOM_COLUMNS, ITEM_COLUMNS, type ColumnType } from "./schema";
 
 export type CatalogDb = Database.Database;

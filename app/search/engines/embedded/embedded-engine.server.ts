@@ -17,7 +17,7 @@ import type {
 } from "../../engine";
 import { BOM_SORT_FIELDS } from "../../engine";
 import { ident, readMeta, SCHEMA_VERSION, type CatalogDb } from "./catalog-db.server";
-import { DocValues, isCatalogField, loadDocValues, NO_VALUE } from "./doc-values.server";
+import { type DocValues, isCatalogField, loadDocValues, NO_VALUE } from "./doc-values.server";
 import { highlightText, matchExpression, queryTokens } from "./fts-query";
 import { ITEM_COLUMNS } from "./schema";
 
@@ -72,7 +72,8 @@ function openCatalog(path: string): Catalog {
     return { db, maxRowid, itemCount, docValues: new Map(), fileId: id, readers: 0, superseded: false };
   } catch (error) {
     db.close();
-    throw error;
+    if (error instanceof CatalogUnavailableError) throw error;
+    throw new CatalogUnavailableError(`Catalogue ${path} cannot be read: ${error instanceof Error ? error.message : error}`);
   }
 }
 

@@ -1,0 +1,34 @@
+import { Link } from "@remix-run/react";
+
+/** Shown for unexpected render errors (spec §2 "Error screen"). */
+export function ErrorScreen() {
+  return (
+    <section className="state-screen" aria-labelledby="error-title">
+      <h1 id="error-title">Something went wrong</h1>
+      <p>We apologize for the inconvenience. An unexpected error has occurred.</p>
+      <p className="actions">
+        {/* A plain link retries without needing JavaScript. */}
+        <a className="button" href="">
+          Try Again
+        </a>
+        <Link className="button secondary" to="/crib-search" reloadDocument>
+          Go Home
+        </Link>
+      </p>
+    </section>
+  );
+}
+
+export function NotFoundScreen() {
+  return (
+    <section className="state-screen" aria-labelledby="not-found-title">
+      <h1 id="not-found-title">404 - Page not found</h1>
+      <p>There is no page at this address.</p>
+      <p className="actions">
+        <Link className="button" to="/crib-search">
+          Go to Search
+        </Link>
+      </p>
+    </section>
+  );
+}

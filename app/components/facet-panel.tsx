@@ -1,0 +1,126 @@
+import { Form, Link } from "@remix-run/react";
+import { useState } from "react";
+import type { FacetView, SelectedFilterView } from "~/search/search-view";
+import { HiddenInputs } from "./hidden-inputs";
+import { useHydrated } from "./use-hydrated";
+
+interface FacetPanelProps {
+  facets: FacetView[];
+  selected: SelectedFilterView[];
+  clearHref: string | null;
+  hidden: [string, string][];
+}
+
+export function FacetPanel({ facets, selected, clearHref, hidden }: FacetPanelProps) {
+  return (
+    <aside className="facet-panel" aria-labelledby="filters-title">
+      <h2 id="filters-title">Filters</h2>
+      {selected.length > 0 && (
+        <section className="selected-filters" aria-labelledby="selected-title">
+          <div className="selected-head">
+            <h3 id="selected-title">Selected Filters:</h3>
+            {clearHref && (
+              <Link to={clearHref} className="text-button">
+                Clear All
+              </Link>
+            )}
+          </div>
+          <ul>
+            {selected.map((f) => (
+              <li key={`${f.field}:${f.type}:${f.value}`} className={`chip chip-${f.type}`}>
+                <span>
+                  {f.label} {f.type === "include" ? "is" : "is not"} <strong>{f.value}</strong>
+                </span>
+                <Link to={f.removeHref} aria-label={`Remove filter: ${f.label} ${f.type === "include" ? "is" : "is not"} ${f.value}`}>
+                  ×
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {facets.length === 0 ? (
+        <p className="muted">No filters available</p>
+      ) : (
+        facets.map((facet) => <FacetGroup key={facet.field} facet={facet} hidden={hidden} />)
+      )}
+    </aside>
+  );
+}
+
+function FacetGroup({ facet, hidden }: { facet: FacetView; hidden: [string, string][] }) {
+  const [term, setTerm] = useState(facet.term);
+  const hydrated = useHydrated();
+  const needle = term.trim().toLowerCase();
+  const shown = needle ? facet.values.filter((v) => v.value.toLowerCase().includes(needle)) : facet.values;
+  const inputId = `facet-search-${facet.key}`;
+  return (
+    <details className="facet" open={facet.open}>
+      <summary>
+        <h3>{facet.label}</h3>
+      </summary>
+      {facet.searchable && (
+        <Form method="get" action="/crib-search/search" className="facet-search" onSubmit={(e) => e.preventDefault()}>
+          <HiddenInputs params={hidden} />
+          <label htmlFor={inputId} className="visually-hidden">
+            Search {facet.label} values
+          </label>
+          <input
+            id={inputId}
+            type="search"
+            name={`facet-${facet.key}`}
+            value={term}
+            placeholder={`Search ${facet.label}`}
+            onChange={(e) => setTerm(e.currentTarget.value)}
+            autoComplete="off"
+          />
+          {!hydrated && <button type="submit" className="small">Find</button>}
+        </Form>
+      )}
+      {facet.values.length === 0 ? (
+        <p className="muted">No options available</p>
+      ) : shown.length === 0 ? (
+        <p className="muted">No options found for &quot;{term.trim()}&quot;</p>
+      ) : (
+        <>
+          {needle && (
+            <p className="muted small" aria-live="polite">
+              Showing {shown.length} of {facet.values.length} options
+            </p>
+          )}
+          <ul className="facet-values">
+            {shown.map((v) => (
+              <li key={v.value} className={v.selected ? `is-${v.selected}` : undefined}>
+                <span className="facet-value">
+                  <span className="facet-name">{v.value}</span>
+                  <span className="count" aria-label={`${v.count} items`}>
+                    {v.count}
+                  </span>
+                  {v.selected && <span className="visually-hidden">({v.selected === "include" ? "included" : "excluded"})</span>}
+                </span>
+                <span className="facet-actions">
+                  <Link
+                    to={v.includeHref}
+                    className={`facet-toggle include${v.selected === "include" ? " on" : ""}`}
+                    aria-label={`${v.selected === "include" ? "Stop including" : "Include"} ${facet.label}: ${v.value}`}
+                    title={v.selected === "include" ? "Remove this filter" : "Only show this value"}
+                  >
+                    +
+                  </Link>
+                  <Link
+                    to={v.excludeHref}
+                    className={`facet-toggle exclude${v.selected === "exclude" ? " on" : ""}`}
+                    aria-label={`${v.selected === "exclude" ? "Stop excluding" : "Exclude"} ${facet.label}: ${v.value}`}
+                    title={v.selected === "exclude" ? "Remove this filter" : "Hide this value"}
+                  >
+                    −
+                  </Link>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </details>
+  );
+}

@@ -1,0 +1,97 @@
+import { Link } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import type { Column, ResultRow } from "~/search/search-view";
+import { Highlighted } from "./highlighted";
+
+function SortIndicator({ sorted }: { sorted: Column["sorted"] }) {
+  if (!sorted) return <span className="sort-indicator" aria-hidden="true">↕</span>;
+  return (
+    <span className="sort-indicator active" aria-hidden="true">
+      {sorted === "asc" ? "▲" : "▼"}
+    </span>
+  );
+}
+
+/**
+ * The "No Image" placeholder sits under the image: a missing or broken image (alt="") leaves it
+ * visible even without JavaScript; with JavaScript a failed image is removed altogether.
+ */
+function Thumbnail({ src, label }: { src: string | null; label: string }) {
+  const [failed, setFailed] = useState(false);
+  const ref = useRef<HTMLImageElement>(null);
+  useEffect(() => {
+    // The error may fire before hydration attaches onError.
+    const img = ref.current;
+    if (img && img.complete && img.naturalWidth === 0) setFailed(true);
+  }, []);
+  return (
+    <span className="thumb">
+      <span className="no-image" role="img" aria-label={`No image for ${label}`}>
+        No Image
+      </span>
+      {src && !failed && <img ref={ref} src={src} alt="" loading="lazy" width={48} height={48} onError={() => setFailed(true)} />}
+    </span>
+  );
+}
+
+export function ResultsTable({ columns, rows }: { columns: Column[]; rows: ResultRow[] }) {
+  if (rows.length === 0) return <p className="muted">No results to display</p>;
+  return (
+    <div className="table-scroll">
+      <table className="results-table">
+        <thead>
+          <tr>
+            <th scope="col" className="col-image">
+              <span className="visually-hidden">Image</span>
+            </th>
+            {columns.map((c) => (
+              <th
+                key={c.field}
+                scope="col"
+                aria-sort={c.sorted === "asc" ? "ascending" : c.sorted === "desc" ? "descending" : undefined}
+              >
+                {c.sortHref ? (
+                  <Link to={c.sortHref} className="sort-link" preventScrollReset>
+                    {c.label}
+                    <SortIndicator sorted={c.sorted} />
+                  </Link>
+                ) : (
+                  c.label
+                )}
+              </th>
+            ))}
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.id} className={row.inactive ? "inactive" : undefined}>
+              <td className="col-image">
+                <Thumbnail src={row.image} label={row.itemNumber} />
+              </td>
+              {row.cells.map((cell, i) => (
+                <td key={cell.field}>
+                  {i === 0 ? (
+                    <Link to={row.href} className="row-link">
+                      <Highlighted segments={cell.segments} />
+                      {row.inactive && <span className="badge-inactive"> (inactive item)</span>}
+                    </Link>
+                  ) : (
+                    <Highlighted segments={cell.segments} />
+                  )}
+                </td>
+              ))}
+              <td className="col-actions">
+                <Link to={row.whereUsedHref} className="button small secondary">
+                  Where Used<span className="visually-hidden"> for {row.itemNumber}</span>
+                </Link>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+import { Link, useLocation, useNavigation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { PAGE_SIZES, SORT_OPTIONS, type SearchView } from "~/search/search-view";
+import { FacetPanel } from "./facet-panel";
+import { Pager } from "./pager";
+import { ResultsTable } from "./results-table";
+import { SearchWithin, SortForm } from "./search-toolbar";
+
+const ACTION = "/crib-search/search";
+
+export interface SearchPageProps {
+  view: SearchView | null;
+  error: { message: string; retryHref: string } | null;
+  degraded: boolean;
+  emptyCatalog: boolean;
+  recentSearches: { query: string; href: string }[];
+}
+
+export function SearchPage({ view, error, degraded, emptyCatalog, recentSearches }: SearchPageProps) {
+  const navigation = useNavigation();
+  const location = useLocation();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const firstRender = useRef(true);
+  const searching = navigation.state === "loading" && navigation.location.pathname === ACTION;
+
+  // After each client-side search, focus the results heading so screen readers hear the count.
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    headingRef.current?.focus();
+  }, [location.key]);
+
+  if (error) {
+    return (
+      <section className="state-screen" role="alert" aria-labelledby="search-error-title">
+        <h1 id="search-error-title">Search Error</h1>
+        <p>{error.message}</p>
+        <p className="actions">
+          <a className="button" href={error.retryHref}>
+            Try Again
+          </a>
+        </p>
+      </section>
+    );
+  }
+  if (!view) return null;
+
+  return (
+    <div className="search-layout">
+      <FacetPanel facets={view.facets} selected={view.selected} clearHref={view.clearFiltersHref} hidden={view.hidden} />
+      <section className="results" aria-labelledby="results-heading" aria-busy={searching}>
+        {recentSearches.length > 0 && (
+          <nav className="recent-searches" aria-label="Recent searches">
+            <h2>Recent searches</h2>
+            <ul>
+              {recentSearches.map((r) => (
+                <li key={r.query}>
+                  <Link to={r.href}>{r.query}</Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        )}
+        {degraded && (
+          <p className="notice" role="status">
+            Showing results from the backup catalogue
+          </p>
+        )}
+        <div className="toolbar">
+          <SearchWithin
+            terms={view.within}
+            clearHref={view.clearWithinHref}
+            disabledReason={view.withinDisabledReason}
+            hidden={view.hidden}
+            action={ACTION}
+          />
+          <SortForm options={SORT_OPTIONS} value={view.sortValue} hidden={view.hidden} action={ACTION} />
+        </div>
+        <h1 id="results-heading" ref={headingRef} tabIndex={-1} className="results-heading">
+          {view.heading}
+        </h1>
+        <p className="visually-hidden" aria-live="polite" role="status">
+          {searching ? "Searching for appliances..." : view.heading}
+        </p>
+        {searching && (
+          <p className="searching" aria-hidden="true">
+            Searching for appliances...
+          </p>
+        )}
+        <div className={searching ? "results-body is-stale" : "results-body"}>
+          {view.total === 0 ? (
+            emptyCatalog ? (
+              <div className="empty">
+                <h2>No products available</h2>
+                <p>No products found in the catalog. Please check your configuration.</p>
+              </div>
+            ) : (
+              <div className="empty">
+                <p>No data found. Please try adjusting your search criteria</p>
+                {view.selected.length > 0 && view.clearFiltersHref && (
+                  <p>
+                    <Link to={view.clearFiltersHref}>Clear all filters</Link>
+                  </p>
+                )}
+              </div>
+            )
+          ) : (
+            <>
+              <ResultsTable columns={view.columns} rows={view.rows} />
+              <Pager pager={view.pager} rowsPerPage={view.rowsPerPage} pageSizes={PAGE_SIZES} hidden={view.hidden} action={ACTION} />
+            </>
+          )}
+        </div>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import { Form, Link } from "@remix-run/react";
+
+/** Logo (a full reload to a clean home page) and the search form, which works without JavaScript. */
+export function SiteHeader({ query }: { query: string }) {
+  return (
+    <header className="site-header">
+      <Link to="/crib-search" reloadDocument className="logo" aria-label="Crib Search home">
+        <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22">
+          <path d="M3 10.5 12 4l9 6.5V20a1 1 0 0 1-1 1h-5v-6H9v6H4a1 1 0 0 1-1-1z" fill="currentColor" />
+        </svg>
+        <span>Crib Search</span>
+      </Link>
+      <Form method="get" action="/crib-search/search" role="search" className="search-bar">
+        <label htmlFor="site-search" className="visually-hidden">
+          Search the catalogue
+        </label>
+        <input
+          id="site-search"
+          key={query}
+          type="search"
+          name="q"
+          placeholder="Search"
+          defaultValue={query}
+          maxLength={500}
+          autoComplete="off"
+          enterKeyHint="search"
+        />
+        <button type="submit">Search</button>
+      </Form>
+    </header>
+  );
+}

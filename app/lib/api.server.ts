@@ -1,0 +1,49 @@
+import { CatalogUnavailableError } from "~/search/engines/embedded/embedded-engine.server";
+import { HttpError, requestIdOf } from "./http.server";
+
+/** JSON answer of the backend API: `{"data": …}` with the request id echoed. */
+export function apiData(data: unknown, requestId: string, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  headers.set("X-Request-ID", requestId);
+  if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
+  return new Response(JSON.stringify({ data }), { ...init, headers });
+}
+
+export function apiError(message: string, status: number, requestId: string): Response {
+  return new Response(JSON.stringify({ error: { message, status, requestId } }), {
+    status,
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      "X-Request-ID": requestId,
+      "Cache-Control": "no-store",
+    },
+  });
+}
+
+/**
+ * Runs an API handler and turns every failure into the error envelope: known errors keep their
+ * status and message, anything else is logged and answered with a plain 500 (no stack, no
+ * engine text).
+ */
+export async function handleApi(
+  request: Request,
+  handler: (context: { requestId: string; url: URL }) => Promise<Response> | Response,
+): Promise<Response> {
+  const requestId = requestIdOf(request);
+  try {
+    return await handler({ requestId, url: new URL(request.url) });
+  } catch (error) {
+    if (error instanceof HttpError) return apiError(error.message, error.status, requestId);
+    if (error instanceof CatalogUnavailableError) {
+      console.error(`[${requestId}] catalogue unavailable: ${error.message}`);
+      return apiError("The catalogue is not available yet", 503, requestId);
+    }
+    console.error(`[${requestId}] API error`, error);
+    return apiError("An error occurred", 500, requestId);
+  }
+}
+
+export function methodNotAllowed(request: Request, allow: string): Response {
+  return apiError(`Method ${request.method} not allowed`, 405, requestIdOf(request));
+}

@@ -1,0 +1,47 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The caller's X-Request-ID when it is a sane token, else a new one. */
+export function requestIdOf(request: Request): string {
+  const given = request.headers.get("x-request-id");
+  return given && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** A failure with the status and the message a user may read. */
+export class HttpError extends Error {
+  override name = "HttpError";
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function badRequest(message: string): HttpError {
+  return new HttpError(400, message);
+}
+
+export function notFound(message: string): HttpError {
+  return new HttpError(404, message);
+}
+
+/** "q: too long; rows: expected a number" from a zod error. */
+export function describeZodError(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
+    .join("; ");
+}
+
+/** Query parameters as an object; repeated names keep their last value. */
+export function queryObject(url: URL): Record<string, string> {
+  return Object.fromEntries(url.searchParams.entries());
+}
+
+export function parseQuery<S extends z.ZodType>(schema: S, url: URL): z.infer<S> {
+  const result = schema.safeParse(queryObject(url));
+  if (!result.success) throw badRequest(describeZodError(result.error));
+  return result.data;
+}

@@ -1,0 +1,27 @@
+/**
+ * A redirect or Back target taken from a request: only a same-site path is accepted, never an
+ * absolute URL, a protocol-relative `//host`, a backslash trick or control characters.
+ */
+export function safePath(value: string | null | undefined, fallback = "/crib-search"): string {
+  if (!value) return fallback;
+  const trimmed = value.trim();
+  if (!trimmed.startsWith("/") || trimmed.startsWith("//") || trimmed.startsWith("/\\")) return fallback;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f\\]/.test(trimmed)) return fallback;
+  try {
+    const url = new URL(trimmed, "http://same.invalid");
+    if (url.origin !== "http://same.invalid") return fallback;
+    return `${url.pathname}${url.search}${url.hash}`;
+  } catch {
+    return fallback;
+  }
+}
+
+/** Path segment for an item number: slashes, spaces, `#`, `%` and unicode survive the round trip. */
+export function itemPath(prefix: string, itemNumber: string): string {
+  return `${prefix}/${encodeURIComponent(itemNumber)}`;
+}
+
+export function withBack(path: string, back: string): string {
+  return `${path}?${new URLSearchParams({ back }).toString()}`;
+}

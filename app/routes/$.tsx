@@ -1,0 +1,14 @@
+import { data } from "@remix-run/node";
+import { NotFoundScreen } from "~/components/error-screen";
+
+export function loader() {
+  throw data(null, { status: 404 });
+}
+
+export default function NotFound() {
+  return <NotFoundScreen />;
+}
+
+export function ErrorBoundary() {
+  return <NotFoundScreen />;
+}

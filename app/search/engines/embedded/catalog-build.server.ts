@@ -1,0 +1,149 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { CatalogWriter } from "./catalog-writer.server";
+import { DEFAULT_SAMPLE_SEED, generateBoms, generateItems } from "./sample-data";
+
+/*
+ * A catalogue file is only ever replaced whole: it is built under a temporary name in the same
+ * folder (so the rename cannot cross file systems) and renamed over the target, which POSIX makes
+ * atomic. Readers see the old file or the new one, never a half-written one, and processes that
+ * have the old file open keep reading it until they reopen.
+ */
+
+const TEMP_MARK = ".tmp-";
+
+/** A fresh temporary path next to `target`, named after this process so leftovers can be traced. */
+export function tempPathFor(target: string): string {
+  return `${target}${TEMP_MARK}${process.pid}-${randomBytes(4).toString("hex")}`;
+}
+
+/** Flushes the finished temporary file to disk and renames it over `target`. */
+export function commitTempFile(tempPath: string, target: string): void {
+  // The writer runs with synchronous=OFF; without this a crash right after the rename could leave
+  // a renamed but incomplete catalogue.
+  const fd = fs.openSync(tempPath, "r+");
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(tempPath, target);
+}
+
+export function removeIfExists(file: string): void {
+  fs.rmSync(file, { force: true });
+}
+
+const STALE_AFTER_MS = 60 * 60 * 1000;
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Deletes temporary files a killed build or import left next to `target` (SIGKILL and power cuts
+ * skip every cleanup handler). A file is stale when its process is gone, or when it has not been
+ * written for an hour: in a container the dead builder may have had the same pid as a live one.
+ */
+export function removeStaleTempFiles(target: string): void {
+  const dir = path.dirname(target);
+  const prefix = path.basename(target) + TEMP_MARK;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const match = /^(\d+)-[0-9a-f]+$/.exec(name.slice(prefix.length));
+    if (!match) continue;
+    const file = path.join(dir, name);
+    try {
+      const pid = Number(match[1]);
+      const idle = Date.now() - fs.statSync(file).mtimeMs;
+      if ((pid !== process.pid && !processIsAlive(pid)) || idle > STALE_AFTER_MS) removeIfExists(file);
+    } catch {
+      // Another process removed or renamed it meanwhile: nothing left to clean.
+    }
+  }
+}
+
+export interface BuildProgress {
+  items: number;
+  boms: number;
+  /** Items to generate. */
+  totalItems: number;
+}
+
+export interface BuildSampleOptions {
+  items: number;
+  seed?: number;
+  /** Called every 10,000 records. */
+  onProgress?: (progress: BuildProgress) => void;
+}
+
+export interface BuildReport {
+  items: number;
+  boms: number;
+  seconds: number;
+}
+
+const PROGRESS_EVERY = 10_000;
+
+/** Builds a sample catalogue of `items` generated items (plus their BOMs) and puts it at `target`. */
+export function buildSampleCatalog(target: string, options: BuildSampleOptions): BuildReport {
+  const started = performance.now();
+  const seed = options.seed ?? DEFAULT_SAMPLE_SEED;
+  const tempPath = tempPathFor(target);
+  let writer: CatalogWriter | undefined;
+  let finished = false;
+  try {
+    const w = new CatalogWriter(tempPath);
+    writer = w;
+    const report = () => options.onProgress?.({ ...w.counts, totalItems: options.items });
+    for (const doc of generateItems(options.items, seed)) {
+      w.addItem(doc);
+      if (w.counts.items % PROGRESS_EVERY === 0) report();
+    }
+    for (const bom of generateBoms(options.items, seed)) {
+      w.addBom(bom);
+      if (w.counts.boms % PROGRESS_EVERY === 0) report();
+    }
+    const counts = w.counts;
+    w.finish({ source: "sample", sample_items: options.items, sample_seed: seed });
+    finished = true;
+    commitTempFile(tempPath, target);
+    return { ...counts, seconds: (performance.now() - started) / 1000 };
+  } catch (error) {
+    if (writer && !finished) {
+      try {
+        writer.abort();
+      } catch {
+        // The original error says more than a failed rollback of a file we delete anyway.
+      }
+    }
+    removeIfExists(tempPath);
+    throw error;
+  }
+}
+
+/**
+ * Makes sure a catalogue exists at `target`: when the file is missing, builds a sample catalogue of
+ * `sampleItems` items there. Returns true when it built one. Safe when several processes start at
+ * once: each builds its own temporary file and the last rename wins with a complete file.
+ */
+export function ensureCatalog(target: string, sampleItems: number): boolean {
+  if (fs.existsSync(target)) return false;
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  removeStaleTempFiles(target);
+  buildSampleCatalog(target, { items: sampleItems });
+  return true;
+}

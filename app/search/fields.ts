@@ -1,0 +1,364 @@
+import { HL_POST, HL_PRE } from "./engine";
+import type { SearchConfig } from "./search-config";
+
+/**
+ * Field rules of spec §3: index field names (`attribute_status_s`) become keys (`status`) and labels
+ * (`Status`); internal fields are hidden; the view shows the rest in display order.
+ */
+
+const TYPE_PREFIXES = ["attributes_", "attribute_"];
+
+/**
+ * Solr dynamic-field suffixes, by type: string, text, integer, long, float/double, date, boolean,
+ * n-gram; the plural forms are the multi-valued variants.
+ */
+const TYPE_SUFFIXES = new Set([
+  "s", "ss",
+  "t", "txt",
+  "i", "is",
+  "l", "ls",
+  "f", "fs", "d", "ds",
+  "dt", "dts",
+  "b", "bs",
+  "ng", "ngram",
+]);
+
+/** The type suffix of an index field name (`s` for `category_s`), or null. */
+function typeSuffix(name: string): string | null {
+  const at = name.lastIndexOf("_");
+  if (at <= 0) return null;
+  const suffix = name.slice(at + 1);
+  return TYPE_SUFFIXES.has(suffix) ? suffix : null;
+}
+
+function stripSuffix(name: string): string {
+  const suffix = typeSuffix(name);
+  return suffix === null ? name : name.slice(0, name.length - suffix.length - 1);
+}
+
+export function hasTypeSuffix(name: string): boolean {
+  return typeSuffix(name) !== null;
+}
+
+/** `attribute_status_s` → `status`, `item_number_s` → `item_number`; a key stays as it is. */
+export function fieldKey(name: string): string {
+  const base = stripSuffix(name);
+  for (const prefix of TYPE_PREFIXES) {
+    if (base.startsWith(prefix) && base.length > prefix.length) return base.slice(prefix.length);
+  }
+  return base;
+}
+
+// Only the labels the unknown-field rule would not produce are needed; the whole list is kept so
+// that it reads against spec §3.
+const LABELS = new Map<string, string>([
+  ["stock_locator", "Stock Locator"],
+  ["item_number", "Item Number"],
+  ["manufacturer_part_number", "Manufacturer Part Number"],
+  ["item_description", "Item Description"],
+  ["manufacturer", "Manufacturer"],
+  ["category", "Category"],
+  ["price", "Price"],
+  ["list_price", "List Price"],
+  ["status", "Status"],
+  ["supplier", "Supplier"],
+  ["supplier_site", "Supplier Site"],
+  ["supplier_part_number", "Supplier Part Number"],
+  ["unit_cost", "Unit Cost"],
+  ["lead_time", "Lead Time"],
+  ["quantity_on_hand", "Quantity On Hand"],
+  ["quantity_on_order", "Quantity On Order"],
+  ["org_code", "Org Code"],
+  ["org_notes", "Org Notes"],
+  ["org_min_stock_level", "Org Min Stock Level"],
+  ["org_max_stock_level", "Org Max Stock Level"],
+  ["subinventory", "Subinventory"],
+  ["subinventory_min_stock_level", "Subinventory Min Stock Level"],
+  ["subinventory_max_stock_level", "Subinventory Max Stock Level"],
+  ["planning_method", "Planning Method"],
+  ["purchasable", "Purchasable"],
+  ["item_type", "Item Type"],
+  ["issue_uom", "Issue UOM"],
+  ["order_uom", "Order UOM"],
+  ["conversion_rate", "Conversion Rate"],
+  ["costing_enabled", "Costing Enabled"],
+  ["inventory_valued", "Inventory Valued"],
+  ["cycle_count_flag", "Cycle Count Flag"],
+  ["on_cycle_count", "On Cycle Count"],
+  ["min_max_category", "Min Max Category"],
+  ["abc_class_name", "ABC Class Name"],
+  ["acmpn", "ACMPN"],
+  ["cmpn", "CMPN"],
+  ["flm", "FLM"],
+  ["bpa_number", "BPA Number"],
+  ["bpa_line_number", "BPA Line Number"],
+  ["bpa_price", "BPA Price"],
+  ["association_date", "Association Date"],
+  ["alternate_manufacturer_part_number", "Alternate Manufacturer Part Number(s)"],
+  ["record_id", "Record ID"],
+  ["last_updated_by", "Last Updated By"],
+  ["last_updated_date", "Last Updated Date"],
+  ["last_modified", "Last Modified"],
+  ["creation_date", "Creation Date"],
+]);
+
+/** Accepts a key or an index field name. */
+export function fieldLabel(keyOrName: string): string {
+  const key = fieldKey(keyOrName);
+  const known = LABELS.get(key);
+  if (known) return known;
+  const words = key.split("_").filter((w) => w !== "");
+  if (words.length === 0) return keyOrName;
+  return words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
+}
+
+// Compared case-insensitively with the whole name: the spec names these exactly (`price_d` with
+// its suffix), and `description_t` is an item description fallback, not an internal field.
+const HIDDEN_NAMES = new Set(["id", "score", "highlighting", "title", "sku", "price_d", "parentid", "body", "description"]);
+
+/**
+ * Storage-connector metadata (S3, GCS, Azure blobs), compared with separators and case removed so
+ * that `Content-Type`, `contentType` and `content_type` all match.
+ */
+const STORAGE_METADATA = new Set([
+  "recordid",
+  "objectkey",
+  "bucketname",
+  "bucket",
+  "server",
+  "contenttype",
+  "contentlength",
+  "size",
+  "lastmodified",
+  "creationdate",
+  "etag",
+]);
+
+const PROVIDER_HEADER = /^x[-_](amz|goog|ms|oss)[-_]/i;
+const SIZED_VARIANT = /_(256|1024)$/;
+
+/** Internal index fields (spec §3) that the generic tables and the item page never show. */
+export function isHiddenField(name: string): boolean {
+  if (name === "" || name.startsWith("_")) return true;
+  if (HIDDEN_NAMES.has(name.toLowerCase())) return true;
+  if (PROVIDER_HEADER.test(name)) return true;
+  const base = stripSuffix(name);
+  if (SIZED_VARIANT.test(name) || SIZED_VARIANT.test(base)) return true;
+  // Connectors write metadata without the catalogue's `attribute_` prefix, and the snake_case
+  // spellings that spec §3 labels (`last_modified`, `creation_date`, `record_id`) are item fields.
+  const compact = base.toLowerCase().replace(/[-_.\s]/g, "");
+  return STORAGE_METADATA.has(compact) && !LABELS.has(base);
+}
+
+export interface VisibleField {
+  /** Index field name in the document. */
+  name: string;
+  key: string;
+  label: string;
+}
+
+type FieldRecord = Readonly<Record<string, unknown>>;
+
+function isEmptyValue(value: unknown): boolean {
+  if (value === null || value === undefined) return true;
+  if (typeof value === "string") return value.trim() === "";
+  if (Array.isArray(value)) return value.every(isEmptyValue);
+  return false;
+}
+
+// Among names sharing a key the string variant wins (spec §3); one with a value beats an empty one.
+function variantRank(doc: FieldRecord, name: string): number {
+  const suffix = typeSuffix(name);
+  const typeRank = suffix === "s" ? 0 : suffix === "ss" ? 1 : suffix === null ? 2 : 3;
+  return (isEmptyValue(doc[name]) ? 10 : 0) + typeRank;
+}
+
+function compareText(a: string, b: string): number {
+  const la = a.toLowerCase();
+  const lb = b.toLowerCase();
+  if (la !== lb) return la < lb ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The document's visible fields, one per key: display-order keys first, then alphabetical. */
+export function visibleFields(doc: FieldRecord, displayOrder: readonly string[]): VisibleField[] {
+  const chosen = new Map<string, string>();
+  for (const name of Object.keys(doc)) {
+    if (isHiddenField(name)) continue;
+    const key = fieldKey(name);
+    const current = chosen.get(key);
+    if (current === undefined || variantRank(doc, name) < variantRank(doc, current)) chosen.set(key, name);
+  }
+  const position = new Map<string, number>();
+  displayOrder.forEach((key, i) => {
+    if (!position.has(key)) position.set(key, i);
+  });
+  const keys = [...chosen.keys()].sort((a, b) => {
+    const pa = position.get(a);
+    const pb = position.get(b);
+    if (pa !== undefined && pb !== undefined) return pa - pb;
+    if (pa !== undefined) return -1;
+    if (pb !== undefined) return 1;
+    return compareText(a, b);
+  });
+  return keys.map((key) => ({ name: chosen.get(key) ?? key, key, label: fieldLabel(key) }));
+}
+
+const DESCRIPTION_FIELDS = ["item_description_t", "ItemDescription_t", "ItemDescription_s", "description_t", "description_s"];
+
+/** The first non-blank description in the spec's fallback order, or null. */
+export function itemDescription(doc: FieldRecord): string | null {
+  for (const name of DESCRIPTION_FIELDS) {
+    const value = doc[name];
+    if (isEmptyValue(value)) continue;
+    if (typeof value === "string") return value;
+    if (typeof value === "number") return String(value);
+    if (Array.isArray(value)) {
+      return value.filter((v) => !isEmptyValue(v)).map(String).join(" ");
+    }
+  }
+  return null;
+}
+
+const ELLIPSIS = "…";
+
+/**
+ * At most `max` visible characters (code points; highlight markers do not count), cut at a word
+ * boundary and ended with "…". A marked run open at the cut is closed, so the result is balanced.
+ */
+export function snippet(text: string, max = 300): string {
+  const chars = Array.from(text);
+  let visible = 0;
+  for (const c of chars) if (c !== HL_PRE && c !== HL_POST) visible++;
+  if (visible <= max) return text;
+  if (max < 1) return "";
+
+  const plain = chars.filter((c) => c !== HL_PRE && c !== HL_POST);
+  const isSpace = (at: number) => /\s/u.test(plain[at] ?? "");
+  const budget = max - 1;
+  const trimEnd = (end: number) => {
+    while (end > 0 && isSpace(end - 1)) end--;
+    return end;
+  };
+  let keep = budget;
+  if (!isSpace(budget)) {
+    let at = budget - 1;
+    while (at >= 0 && !isSpace(at)) at--;
+    keep = at;
+  }
+  keep = trimEnd(keep);
+  // A single word longer than the budget is cut inside the word.
+  if (keep <= 0) keep = trimEnd(budget);
+
+  let out = "";
+  let open = false;
+  let seen = 0;
+  for (const c of chars) {
+    if (c === HL_PRE || c === HL_POST) {
+      if (seen >= keep) continue;
+      if (c === HL_PRE && !open) {
+        out += c;
+        open = true;
+      } else if (c === HL_POST && open) {
+        out += c;
+        open = false;
+      }
+      continue;
+    }
+    if (seen >= keep) break;
+    out += c;
+    seen++;
+  }
+  if (open) out += HL_POST;
+  return out + ELLIPSIS;
+}
+
+/** Display text of a field value: blanks are "N/A", lists are comma-separated, booleans Yes/No. */
+export function formatValue(value: unknown): string {
+  if (value === null || value === undefined) return "N/A";
+  if (typeof value === "string") return value.trim() === "" ? "N/A" : value;
+  if (typeof value === "boolean") return value ? "Yes" : "No";
+  // Ids, item numbers and prices are shown as stored: locale grouping would turn 1234 into "1,234".
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "N/A";
+  if (Array.isArray(value)) {
+    const parts = value.filter((v) => !isEmptyValue(v)).map((v) => formatValue(v));
+    return parts.length === 0 ? "N/A" : parts.join(", ");
+  }
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+/** True when the item's status contains "inactive" in any case (spec §2 "Results table"). */
+export function isInactive(doc: FieldRecord): boolean {
+  for (const name of Object.keys(doc)) {
+    if (name !== "attribute_status_s" && (isHiddenField(name) || fieldKey(name) !== "status")) continue;
+    const value = doc[name];
+    const values = Array.isArray(value) ? value : [value];
+    if (values.some((v) => typeof v === "string" && v.toLowerCase().includes("inactive"))) return true;
+  }
+  return false;
+}
+
+export interface HighlightPart {
+  text: string;
+  mark: boolean;
+}
+
+/**
+ * Splits engine text at the highlight markers. Stray or nested markers are dropped; a run left
+ * open stays marked to the end. Markers never appear in the parts.
+ */
+export function splitHighlights(text: string): HighlightPart[] {
+  const parts: HighlightPart[] = [];
+  let open = false;
+  let buffer = "";
+  const flush = () => {
+    if (buffer === "") return;
+    const last = parts[parts.length - 1];
+    if (last && last.mark === open) last.text += buffer;
+    else parts.push({ text: buffer, mark: open });
+    buffer = "";
+  };
+  for (const c of text) {
+    if (c === HL_PRE || c === HL_POST) {
+      const opening = c === HL_PRE;
+      if (opening !== open) {
+        flush();
+        open = opening;
+      }
+      continue;
+    }
+    buffer += c;
+  }
+  flush();
+  return parts;
+}
+
+/** The facet's key as it appears in URLs: `category` for `category_s`. */
+export function facetKey(fieldName: string): string {
+  return fieldKey(fieldName);
+}
+
+function configuredFacetFields(config: SearchConfig): string[] {
+  return [...config.allFacetFields, ...config.facetFields.filter((f) => !config.allFacetFields.includes(f))];
+}
+
+/**
+ * The configured facet field a URL names, by its key (`status`) or its full name
+ * (`attribute_status_s`); null for anything else, which the URL codec ignores.
+ */
+export function resolveFacetField(keyOrName: string, config: SearchConfig): string | null {
+  const fields = configuredFacetFields(config);
+  if (fields.includes(keyOrName)) return keyOrName;
+  return fields.find((field) => facetKey(field) === keyOrName) ?? null;
+}
+
+/**
+ * The Solr field for a filter or facet name (spec §5, §7): a configured facet field, a name that
+ * already has a type suffix as it is, otherwise the configured field with that key or `<name>_s`.
+ */
+export function solrFacetField(name: string, config: SearchConfig): string {
+  const fields = configuredFacetFields(config);
+  if (fields.includes(name) || hasTypeSuffix(name)) return name;
+  return fields.find((field) => facetKey(field) === name) ?? `${name}_s`;
+}

@@ -1,0 +1,33 @@
+import { createCookie } from "@remix-run/node";
+
+export const RECENT_LIMIT = 10;
+
+const cookie = createCookie("recent-searches", {
+  httpOnly: true,
+  sameSite: "lax",
+  path: "/",
+  maxAge: 60 * 60 * 24 * 365,
+  secure: process.env.NODE_ENV === "production" && (process.env.APP_URL ?? "").startsWith("https:"),
+});
+
+function clean(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter((q): q is string => typeof q === "string" && q.length > 0 && q.length <= 500).slice(0, RECENT_LIMIT);
+}
+
+export async function readRecentSearches(request: Request): Promise<string[]> {
+  try {
+    return clean(await cookie.parse(request.headers.get("Cookie")));
+  } catch {
+    return [];
+  }
+}
+
+/** The last 10 distinct queries, newest first. */
+export function addRecentSearch(recent: string[], query: string): string[] {
+  return [query, ...recent.filter((q) => q !== query)].slice(0, RECENT_LIMIT);
+}
+
+export function serializeRecentSearches(recent: string[]): Promise<string> {
+  return cookie.serialize(recent);
+}

@@ -1,0 +1,129 @@
+import { ITEM_COLUMNS } from "./engines/embedded/schema";
+
+/**
+ * Which fields the search page facets, shows and sorts on. Fields are named by their index field
+ * names (`category_s`) except `displayOrder` and `resultFields`, which hold item field keys
+ * (`category`), because display rules apply to a field whatever suffix the engine gives it.
+ */
+export interface SearchConfig {
+  /** Facets shown in the panel, in order. */
+  facetFields: string[];
+  /** Every field a filter may name (spec §3 "Facet fields"). */
+  allFacetFields: string[];
+  /** Item field keys in display order (spec §3). */
+  displayOrder: string[];
+  /** Item field keys of the result list; `id` is implied and hidden in tables. */
+  resultFields: string[];
+  /** Fields a `sort` parameter may name; anything else sorts by relevance. */
+  sortFields: string[];
+}
+
+const DEFAULT_FACET_FIELDS = [
+  "org_code_s",
+  "category_s",
+  "manufacturer_s",
+  "attribute_status_s",
+  "attribute_item_type_s",
+];
+
+// Spec order; "org and subinventory maximum and minimum stock levels" reads as max before min.
+const ALL_FACET_FIELDS = [
+  ...DEFAULT_FACET_FIELDS,
+  "item_number_s",
+  "attribute_stock_locator_s",
+  "attribute_subinventory_s",
+  "attribute_quantity_on_hand_i",
+  "attribute_manufacturer_part_number_s",
+  "attribute_alternate_manufacturer_part_number_s",
+  "attribute_org_max_stock_level_i",
+  "attribute_org_min_stock_level_i",
+  "attribute_subinventory_max_stock_level_i",
+  "attribute_subinventory_min_stock_level_i",
+  "attribute_bpa_number_s",
+  "attribute_bpa_line_number_s",
+  "attribute_supplier_s",
+  "attribute_supplier_site_s",
+  "attribute_supplier_part_number_s",
+  "attribute_abc_class_name_s",
+  "attribute_fims_number_s",
+  "attribute_purchasable_s",
+  "attribute_costing_enabled_s",
+  "attribute_inventory_valued_s",
+  "attribute_cycle_count_flag_s",
+  "attribute_on_cycle_count_s",
+  "attribute_cmpn_s",
+  "attribute_acmpn_s",
+];
+
+const DISPLAY_ORDER = [
+  "org_code",
+  "item_number",
+  "item_description",
+  "status",
+  "stock_locator",
+  "subinventory",
+  "quantity_on_hand",
+  "quantity_on_order",
+  "item_type",
+  "manufacturer",
+  "manufacturer_part_number",
+  "alternate_manufacturer_part_number",
+  "org_max_stock_level",
+  "org_min_stock_level",
+  "subinventory_max_stock_level",
+  "subinventory_min_stock_level",
+  "lead_time",
+  "list_price",
+  "unit_cost",
+  "bpa_price",
+  "issue_uom",
+  "order_uom",
+  "conversion_rate",
+  "flm",
+  "bpa_number",
+  "bpa_line_number",
+  "supplier",
+  "supplier_site",
+  "supplier_part_number",
+  "category",
+  "org_notes",
+  "abc_class_name",
+  "fims_number",
+  "creation_date",
+  "purchasable",
+  "costing_enabled",
+  "inventory_valued",
+  "planning_method",
+  "min_max_category",
+  "cycle_count_flag",
+  "on_cycle_count",
+  "cmpn",
+  "acmpn",
+  "image_urls",
+  "other_attachments",
+  "primary_image_url",
+];
+
+const RESULT_FIELDS = [
+  "item_number",
+  "item_description",
+  "manufacturer",
+  "manufacturer_part_number",
+  "category",
+  "status",
+  "quantity_on_hand",
+];
+
+// Tokenised text fields have no single value per document to order by.
+const SORT_FIELDS = ITEM_COLUMNS.filter((c) => c.type !== "text").map((c) => c.name);
+
+// Shared by every request and the browser bundle: a caller that mutates it would change it for all.
+const frozen = (list: string[]): string[] => Object.freeze([...list]) as string[];
+
+export const DEFAULT_SEARCH_CONFIG: SearchConfig = Object.freeze({
+  facetFields: frozen(DEFAULT_FACET_FIELDS),
+  allFacetFields: frozen(ALL_FACET_FIELDS),
+  displayOrder: frozen(DISPLAY_ORDER),
+  resultFields: frozen(RESULT_FIELDS),
+  sortFields: frozen(SORT_FIELDS),
+});

@@ -1,0 +1,99 @@
+import { data, redirect } from "@remix-run/node";
+import { requestIdOf } from "~/lib/http.server";
+import { itemPath, withBack } from "~/lib/safe-path";
+import { userMessageOf } from "./errors";
+import { addRecentSearch, readRecentSearches, serializeRecentSearches } from "./recent-searches.server";
+import { buildSearchView, facetTermsOf, searchRequestOf, totalPages } from "./search-view";
+import { getSearchService } from "./service.server";
+import type { SearchConfig } from "./search-config";
+import { goToPage, parseSearchParams, searchHref, serializeSearchState, type SearchState } from "./state";
+
+/**
+ * Forms without JavaScript send untrimmed queries, defaults and parameters in form order; bad
+ * values are read leniently. The page answers with a redirect to the canonical URL so the address
+ * a user copies is always the clean, shareable one. View-only `facet-*` parameters are kept.
+ */
+function canonicalRedirect(url: URL, state: SearchState, config: SearchConfig): string | null {
+  const given = new URLSearchParams();
+  const view: [string, string][] = [];
+  for (const [name, value] of url.searchParams) {
+    if (name.startsWith("facet-")) view.push([name, value]);
+    else given.append(name, value);
+  }
+  const canonical = serializeSearchState(state, config);
+  const key = (params: URLSearchParams) => [...params].map(([n, v]) => `${n}=${v}`).sort().join("&");
+  if (key(given) === key(canonical)) return null;
+  for (const [name, value] of view) canonical.append(name, value);
+  const search = canonical.toString();
+  return `${url.pathname}${search ? `?${search}` : ""}`;
+}
+
+/** Loads a search results page from its URL: the search route and the home page share it. */
+export async function loadSearchPage(request: Request, options: { home?: boolean } = {}) {
+  const url = new URL(request.url);
+  const whereUsed = url.searchParams.get("where-used")?.trim();
+  if (whereUsed) throw redirect(itemPath("/where-used", whereUsed));
+
+  const service = getSearchService();
+  const config = service.searchConfig;
+  const state = parseSearchParams(options.home ? new URLSearchParams() : url.searchParams, config);
+  if (!options.home) {
+    const canonical = canonicalRedirect(url, state, config);
+    if (canonical) throw redirect(canonical);
+  }
+  const requestId = requestIdOf(request);
+  const recent = await readRecentSearches(request);
+  const started = performance.now();
+  try {
+    const answer = await service.search(searchRequestOf(state, config), { requestId, signal: request.signal });
+    const { total } = answer.value;
+    const pages = totalPages(total, state.rows);
+    // A page past the end shows the last page rather than an empty page with a wrong count.
+    if (total > 0 && state.page > pages) throw redirect(searchHref(goToPage(state, pages), config));
+
+    const view = buildSearchView({
+      state,
+      response: answer.value,
+      config,
+      facetTerms: facetTermsOf(url.searchParams),
+      productHref: (item, back) => withBack(itemPath("/product", item), back),
+      whereUsedHref: (item, back) => withBack(itemPath("/where-used", item), back),
+    });
+    const headers = new Headers({
+      "Server-Timing": `engine;dur=${answer.engineMs.toFixed(1)}, app;dur=${(performance.now() - started - answer.engineMs).toFixed(1)}`,
+      "Cache-Control": "private, no-store",
+    });
+    let recentSearches = recent;
+    if (state.q) {
+      recentSearches = addRecentSearch(recent, state.q);
+      if (recentSearches.join("\n") !== recent.join("\n")) {
+        headers.append("Set-Cookie", await serializeRecentSearches(recentSearches));
+      }
+    }
+    return data(
+      {
+        view,
+        degraded: answer.degraded,
+        error: null,
+        emptyCatalog: total === 0 && !state.q && state.filters.length === 0 && state.within.length === 0,
+        recentSearches: recentSearches.map((q) => ({ query: q, href: searchHref({ ...state, q, page: 1, filters: [], within: [], sort: null }, config) })),
+      },
+      { headers },
+    );
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    console.error(`[${requestId}] search failed`, error);
+    return data(
+      {
+        view: null,
+        degraded: false,
+        error: { message: userMessageOf(error), retryHref: `${url.pathname}${url.search}` },
+        emptyCatalog: false,
+        recentSearches: [],
+      },
+      { status: 503, headers: { "Cache-Control": "no-store" } },
+    );
+  }
+}
+
+export type SearchPageData = Awaited<ReturnType<typeof loadSearchPage>>["data"];

@@ -1,0 +1,327 @@
+/**
+ * Builds everything the search page shows from the state, the engine's answer and the search
+ * configuration: rows, columns, facets and pager, each with its ready-made link. Pure, so the
+ * components only render props and every link is tested here.
+ */
+import type { Doc, FacetResult, FilterType, SearchRequest, SearchResponse } from "./engine";
+import {
+  fieldKey,
+  fieldLabel,
+  formatValue,
+  isInactive,
+  itemDescription,
+  snippet,
+  splitHighlights,
+} from "./fields";
+import type { SearchConfig } from "./search-config";
+import {
+  addFilter,
+  clearFilters,
+  clearWithin,
+  goToPage,
+  removeFilter,
+  removeWithin,
+  searchHref,
+  serializeSearchState,
+  toggleColumnSort,
+  type SearchState,
+} from "./state";
+
+export const PAGE_SIZES = [20, 50, 100] as const;
+export const MAX_WITHIN = 5;
+/** A facet with more values than this gets its own search box (spec §2). */
+export const FACET_SEARCH_THRESHOLD = 5;
+
+export interface Segment {
+  text: string;
+  mark: boolean;
+}
+
+export interface Column {
+  field: string;
+  label: string;
+  sorted: "asc" | "desc" | null;
+  sortHref: string;
+}
+
+export interface ResultRow {
+  id: string;
+  itemNumber: string;
+  href: string;
+  whereUsedHref: string;
+  inactive: boolean;
+  image: string | null;
+  cells: { field: string; segments: Segment[] }[];
+}
+
+export interface FacetValueView {
+  value: string;
+  count: number;
+  selected: FilterType | null;
+  includeHref: string;
+  excludeHref: string;
+}
+
+export interface FacetView {
+  field: string;
+  key: string;
+  label: string;
+  values: FacetValueView[];
+  searchable: boolean;
+  /** The facet's search term taken from the URL (used without JavaScript). */
+  term: string;
+  open: boolean;
+}
+
+export interface SelectedFilterView {
+  field: string;
+  label: string;
+  value: string;
+  type: FilterType;
+  removeHref: string;
+}
+
+export type PageLink = { kind: "page"; page: number; href: string; current: boolean } | { kind: "gap"; key: string };
+
+export interface PagerView {
+  page: number;
+  totalPages: number;
+  first: string | null;
+  prev: string | null;
+  next: string | null;
+  last: string | null;
+  links: PageLink[];
+}
+
+export interface SortOption {
+  value: string;
+  label: string;
+}
+
+export const SORT_OPTIONS: SortOption[] = [
+  { value: "relevance", label: "Relevance" },
+  { value: "org_code asc", label: "Org Code A-Z" },
+  { value: "org_code desc", label: "Org Code Z-A" },
+  { value: "item_type asc", label: "Item Type A-Z" },
+  { value: "item_type desc", label: "Item Type Z-A" },
+];
+
+export interface SearchView {
+  query: string;
+  total: number;
+  heading: string;
+  columns: Column[];
+  rows: ResultRow[];
+  facets: FacetView[];
+  selected: SelectedFilterView[];
+  clearFiltersHref: string | null;
+  within: { term: string; removeHref: string }[];
+  clearWithinHref: string | null;
+  withinDisabledReason: string | null;
+  sortValue: string;
+  pager: PagerView;
+  rowsPerPage: number;
+  /** Current parameters, for the hidden inputs of the page's GET forms. */
+  hidden: [string, string][];
+}
+
+export function sortValueOf(state: SearchState): string {
+  return state.sort ? `${fieldKey(state.sort.field)} ${state.sort.direction}` : "relevance";
+}
+
+export function totalPages(total: number, rows: number): number {
+  return Math.max(1, Math.ceil(total / rows));
+}
+
+/** Up to 5 page numbers around the current one, with first and last and gaps between. */
+export function pageWindow(page: number, pages: number, width = 5): (number | "gap")[] {
+  let start = Math.max(1, page - Math.floor(width / 2));
+  const end = Math.min(pages, start + width - 1);
+  start = Math.max(1, end - width + 1);
+  const out: (number | "gap")[] = [];
+  if (start > 1) out.push(1);
+  if (start > 2) out.push("gap");
+  for (let p = start; p <= end; p++) out.push(p);
+  if (end < pages - 1) out.push("gap");
+  if (end < pages) out.push(pages);
+  return out;
+}
+
+function pager(state: SearchState, total: number, config: SearchConfig): PagerView {
+  const pages = totalPages(total, state.rows);
+  const page = Math.min(state.page, pages);
+  const href = (p: number) => searchHref(goToPage(state, p), config);
+  return {
+    page,
+    totalPages: pages,
+    first: page > 1 ? href(1) : null,
+    prev: page > 1 ? href(page - 1) : null,
+    next: page < pages ? href(page + 1) : null,
+    last: page < pages ? href(pages) : null,
+    links: pageWindow(page, pages).map((p, i) =>
+      p === "gap" ? { kind: "gap", key: `gap-${i}` } : { kind: "page", page: p, href: href(p), current: p === page },
+    ),
+  };
+}
+
+function segmentsFor(doc: Doc, field: string, highlighting: SearchResponse["highlighting"]): Segment[] {
+  const marked = highlighting[doc.id]?.[field]?.[0];
+  const isDescription = fieldKey(field) === "item_description";
+  const raw = marked ?? (isDescription ? itemDescription(doc) ?? null : null);
+  if (raw !== null) return splitHighlights(isDescription ? snippet(raw) : raw);
+  return [{ text: formatValue(doc[field]), mark: false }];
+}
+
+function resultFieldName(key: string, docs: Doc[], config: SearchConfig): string {
+  // The configured facet/sort fields name the index field; fall back to the first doc that has it.
+  const known = [...config.sortFields, ...config.allFacetFields].find((name) => fieldKey(name) === key);
+  if (known) return known;
+  for (const doc of docs) {
+    const name = Object.keys(doc).find((n) => fieldKey(n) === key);
+    if (name) return name;
+  }
+  return key === "item_description" ? "item_description_t" : `${key}_s`;
+}
+
+function orderFacetValues(values: FacetValueView[]): FacetValueView[] {
+  return [...values].sort(
+    (a, b) =>
+      Number(b.selected === "include") - Number(a.selected === "include") ||
+      b.count - a.count ||
+      a.value.localeCompare(b.value),
+  );
+}
+
+export function buildSearchView(input: {
+  state: SearchState;
+  response: Pick<SearchResponse, "docs" | "total" | "facets" | "highlighting">;
+  config: SearchConfig;
+  facetTerms?: Record<string, string>;
+  /** Link to a result's detail page; gets the search URL for Back. */
+  productHref: (itemNumber: string, back: string) => string;
+  whereUsedHref: (itemNumber: string, back: string) => string;
+}): SearchView {
+  const { state, response, config } = input;
+  const here = searchHref(state, config);
+  const query = state.q;
+  const heading = query ? `${response.total} results for "${query}"` : `${response.total} results`;
+
+  const columns: Column[] = config.resultFields
+    .filter((key) => key !== "id")
+    .map((key) => {
+      const field = resultFieldName(key, response.docs, config);
+      const sortable = config.sortFields.includes(field);
+      return {
+        field,
+        label: fieldLabel(key),
+        sorted: state.sort?.field === field ? state.sort.direction : null,
+        sortHref: sortable ? searchHref(toggleColumnSort(state, field), config) : "",
+      };
+    });
+
+  const rows: ResultRow[] = response.docs.map((doc) => {
+    const itemNumber = String(doc.item_number_s ?? doc.id);
+    const image = typeof doc.primary_image_url_s === "string" ? doc.primary_image_url_s : null;
+    return {
+      id: doc.id,
+      itemNumber,
+      href: input.productHref(itemNumber, here),
+      whereUsedHref: input.whereUsedHref(itemNumber, here),
+      inactive: isInactive(doc),
+      image: image && /^(https?:\/\/|\/)/.test(image) && !image.startsWith("//") ? image : null,
+      cells: columns.map((c) => ({ field: c.field, segments: segmentsFor(doc, c.field, response.highlighting) })),
+    };
+  });
+
+  const activeByField = new Map<string, Map<string, FilterType>>();
+  for (const f of state.filters) {
+    const values = activeByField.get(f.field) ?? new Map<string, FilterType>();
+    values.set(f.value, f.type);
+    activeByField.set(f.field, values);
+  }
+
+  const facets: FacetView[] = response.facets.map((facet: FacetResult) => {
+    const active = activeByField.get(facet.field) ?? new Map<string, FilterType>();
+    const counted = new Map(facet.values.map((v) => [v.value, v.count]));
+    // Selected values stay listed even when the engine returned no bucket for them (excluded ones).
+    for (const value of active.keys()) if (!counted.has(value)) counted.set(value, 0);
+    const values = [...counted].map(([value, count]) => {
+      const selected = active.get(value) ?? null;
+      const toggle = (type: FilterType) =>
+        searchHref(
+          selected === type ? removeFilter(state, { field: facet.field, value }) : addFilter(state, { field: facet.field, value, type }),
+          config,
+        );
+      return { value, count, selected, includeHref: toggle("include"), excludeHref: toggle("exclude") };
+    });
+    const key = fieldKey(facet.field);
+    return {
+      field: facet.field,
+      key,
+      label: fieldLabel(key),
+      values: orderFacetValues(values),
+      searchable: values.length > FACET_SEARCH_THRESHOLD,
+      term: input.facetTerms?.[key] ?? "",
+      open: true,
+    };
+  });
+
+  const selected: SelectedFilterView[] = state.filters.map((f) => ({
+    field: f.field,
+    label: fieldLabel(fieldKey(f.field)),
+    value: f.value,
+    type: f.type,
+    removeHref: searchHref(removeFilter(state, f), config),
+  }));
+
+  const realQuery = query !== "" && query !== "*:*";
+  const withinDisabledReason =
+    state.within.length >= MAX_WITHIN
+      ? `At most ${MAX_WITHIN} search-within terms`
+      : response.total === 0
+        ? "No results to search within"
+        : !realQuery
+          ? "Enter a search first"
+          : null;
+
+  return {
+    query,
+    total: response.total,
+    heading,
+    columns,
+    rows,
+    facets,
+    selected,
+    clearFiltersHref: state.filters.length > 0 ? searchHref(clearFilters(state), config) : null,
+    within: state.within.map((term) => ({ term, removeHref: searchHref(removeWithin(state, term), config) })),
+    clearWithinHref: state.within.length > 0 ? searchHref(clearWithin(state), config) : null,
+    withinDisabledReason,
+    sortValue: sortValueOf(state),
+    pager: pager(state, response.total, config),
+    rowsPerPage: state.rows,
+    hidden: [...serializeSearchState(state, config)],
+  };
+}
+
+/** The engine request for a page of results. */
+export function searchRequestOf(state: SearchState, config: SearchConfig): SearchRequest {
+  return {
+    q: state.q,
+    within: state.within,
+    filters: state.filters,
+    sort: state.sort,
+    start: (state.page - 1) * state.rows,
+    rows: state.rows,
+    facetFields: config.facetFields,
+    highlight: true,
+  };
+}
+
+/** Facet search terms typed without JavaScript: `facet-<key>=term`. */
+export function facetTermsOf(params: URLSearchParams): Record<string, string> {
+  const terms: Record<string, string> = {};
+  for (const [name, value] of params) {
+    if (name.startsWith("facet-") && value.trim()) terms[name.slice("facet-".length)] = value.trim().slice(0, 100);
+  }
+  return terms;
+}

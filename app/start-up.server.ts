@@ -1,0 +1,33 @@
+import { ConfigError, getConfig } from "./config.server";
+import { getEmbeddedEngine, getSearchService } from "./search/service.server";
+
+let started = false;
+
+/**
+ * Runs once when the server loads: a bad configuration stops the server with a message naming
+ * the variable; the catalogue is opened (built from sample data when missing) and the default
+ * facets are loaded into memory so that the first search is as fast as the rest.
+ */
+export function startUp(): void {
+  if (started) return;
+  started = true;
+  try {
+    getConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  setImmediate(() => {
+    try {
+      const engine = getEmbeddedEngine();
+      const { items } = engine.open();
+      engine.warm(getSearchService().searchConfig.facetFields);
+      console.log(`Catalogue ready: ${items} items (${getConfig().catalogDb})`);
+    } catch (error) {
+      console.error("The catalogue could not be opened:", error instanceof Error ? error.message : error);
+    }
+  });
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+// The server the browser tests run against: the production build on a sample catalogue of its own.
+import { spawn } from "node:child_process";
+import path from "node:path";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const env = {
+  ...process.env,
+  NODE_ENV: "production",
+  CATALOG_DB: process.env.E2E_CATALOG_DB ?? path.join(root, ".cache/e2e/catalog.db"),
+  SAMPLE_ITEMS: process.env.E2E_SAMPLE_ITEMS ?? "5000",
+  EXPORT_LIMIT: process.env.EXPORT_LIMIT ?? "1000",
+};
+delete env.FUSION_URL;
+delete env.OIDC_ISSUER;
+const server = spawn(
+  process.execPath,
+  [path.join(root, "node_modules/@remix-run/serve/dist/cli.js"), path.join(root, "build/index.js")],
+  { cwd: root, stdio: "inherit", env },
+);
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+server.on("exit", (code) => process.exit(code ?? 0));

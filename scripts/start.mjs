@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// `npm start`: builds the app when the build is missing or older than its sources, then serves it
+// with remix-serve on PORT (default 3000).
+import { spawnSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const serverBuild = path.join(root, "build", "index.js");
+
+function newestMtime(target) {
+  const stat = fs.statSync(target, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = 0;
+  for (const entry of fs.readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+const built = fs.statSync(serverBuild, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+const sources = Math.max(
+  ...["app", "public/favicon.svg", "remix.config.js", "package-lock.json"].map((p) => newestMtime(path.join(root, p))),
+);
+if (built < sources) {
+  console.log(built ? "Sources changed since the last build: building…" : "No build yet: building…");
+  const result = spawnSync("npx", ["remix", "build"], { cwd: root, stdio: "inherit" });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+const env = { NODE_ENV: "production", ...process.env };
+const server = spawn(process.execPath, [path.join(root, "node_modules/@remix-run/serve/dist/cli.js"), serverBuild], {
+  cwd: root,
+  stdio: "inherit",
+  env,
+});
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

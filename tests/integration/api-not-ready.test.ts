@@ -1,0 +1,26 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { useTemporaryCatalog } from "./setup-catalog";
+
+// A catalogue file that is not a catalogue: the server must say it is not ready, not crash.
+const { dir, file } = useTemporaryCatalog();
+fs.writeFileSync(file, "not a database");
+
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe("when the catalogue cannot be opened", () => {
+  it("/api/ready answers 503 and searches answer 503 with the error envelope", async () => {
+    const { loader: ready } = await import("~/routes/api.ready");
+    const response = await ready({ request: new Request("http://localhost/api/ready"), params: {}, context: {} });
+    expect(response.status).toBe(503);
+    expect((await response.json()).error).toMatchObject({ status: 503, message: "The catalogue is not ready" });
+
+    const { loader: search } = await import("~/routes/api.search");
+    const answer = await search({ request: new Request("http://localhost/api/search"), params: {}, context: {} });
+    expect(answer.status).toBe(503);
+    const body = await answer.json();
+    expect(body.error.message).not.toMatch(/sqlite|SQLITE|database disk/i);
+    expect(path.basename(file)).toBe("catalog.db");
+  });
+});
