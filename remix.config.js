@@ -1,8 +1,12 @@
+// REMIX_BUILD_DIR puts a build somewhere else (server in <dir>/index.js, assets in
+// <dir>/assets), so a second build can be served without touching the main one.
+const buildDir = process.env.REMIX_BUILD_DIR;
+
 /** @type {import('@remix-run/dev').AppConfig} */
 export default {
   ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}"],
   serverModuleFormat: "esm",
-  serverDependenciesToBundle: [],
+  ...(buildDir ? { serverBuildPath: `${buildDir}/index.js`, assetsBuildDirectory: `${buildDir}/assets/build` } : {}),
   future: {
     v3_fetcherPersist: true,
     v3_relativeSplatPath: true,

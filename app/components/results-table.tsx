@@ -1,35 +1,13 @@
 import { Link } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
 import type { Column, ResultRow } from "~/search/search-view";
 import { Highlighted } from "./highlighted";
+import { ProductImage } from "./product-image";
 
 function SortIndicator({ sorted }: { sorted: Column["sorted"] }) {
   if (!sorted) return <span className="sort-indicator" aria-hidden="true">↕</span>;
   return (
     <span className="sort-indicator active" aria-hidden="true">
       {sorted === "asc" ? "▲" : "▼"}
-    </span>
-  );
-}
-
-/**
- * The "No Image" placeholder sits under the image: a missing or broken image (alt="") leaves it
- * visible even without JavaScript; with JavaScript a failed image is removed altogether.
- */
-function Thumbnail({ src, label }: { src: string | null; label: string }) {
-  const [failed, setFailed] = useState(false);
-  const ref = useRef<HTMLImageElement>(null);
-  useEffect(() => {
-    // The error may fire before hydration attaches onError.
-    const img = ref.current;
-    if (img && img.complete && img.naturalWidth === 0) setFailed(true);
-  }, []);
-  return (
-    <span className="thumb">
-      <span className="no-image" role="img" aria-label={`No image for ${label}`}>
-        No Image
-      </span>
-      {src && !failed && <img ref={ref} src={src} alt="" loading="lazy" width={48} height={48} onError={() => setFailed(true)} />}
     </span>
   );
 }
@@ -69,7 +47,7 @@ export function ResultsTable({ columns, rows }: { columns: Column[]; rows: Resul
           {rows.map((row) => (
             <tr key={row.id} className={row.inactive ? "inactive" : undefined}>
               <td className="col-image">
-                <Thumbnail src={row.image} label={row.itemNumber} />
+                <ProductImage src={row.image} label={row.itemNumber} />
               </td>
               {row.cells.map((cell, i) => (
                 <td key={cell.field}>

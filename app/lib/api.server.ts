@@ -43,7 +43,3 @@ export async function handleApi(
     return apiError("An error occurred", 500, requestId);
   }
 }
-
-export function methodNotAllowed(request: Request, allow: string): Response {
-  return apiError(`Method ${request.method} not allowed`, 405, requestIdOf(request));
-}

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
+import { type z } from "zod";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

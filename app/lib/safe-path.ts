@@ -25,3 +25,10 @@ export function itemPath(prefix: string, itemNumber: string): string {
 export function withBack(path: string, back: string): string {
   return `${path}?${new URLSearchParams({ back }).toString()}`;
 }
+
+/** Detail page link that remembers the search it came from and the item's place in it. */
+export function productLink(itemNumber: string, back: string, position?: number): string {
+  const params = new URLSearchParams({ back });
+  if (position !== undefined) params.set("pos", String(position));
+  return `${itemPath("/product", itemNumber)}?${params.toString()}`;
+}

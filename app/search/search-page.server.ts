@@ -1,6 +1,6 @@
 import { data, redirect } from "@remix-run/node";
 import { requestIdOf } from "~/lib/http.server";
-import { itemPath, withBack } from "~/lib/safe-path";
+import { itemPath, productLink, withBack } from "~/lib/safe-path";
 import { userMessageOf } from "./errors";
 import { addRecentSearch, readRecentSearches, serializeRecentSearches } from "./recent-searches.server";
 import { buildSearchView, facetTermsOf, searchRequestOf, totalPages } from "./search-view";
@@ -56,7 +56,7 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
       response: answer.value,
       config,
       facetTerms: facetTermsOf(url.searchParams),
-      productHref: (item, back) => withBack(itemPath("/product", item), back),
+      productHref: (item, back, position) => productLink(item, back, position),
       whereUsedHref: (item, back) => withBack(itemPath("/where-used", item), back),
     });
     const headers = new Headers({

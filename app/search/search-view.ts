@@ -197,8 +197,8 @@ export function buildSearchView(input: {
   response: Pick<SearchResponse, "docs" | "total" | "facets" | "highlighting">;
   config: SearchConfig;
   facetTerms?: Record<string, string>;
-  /** Link to a result's detail page; gets the search URL for Back. */
-  productHref: (itemNumber: string, back: string) => string;
+  /** Link to a result's detail page; gets the search URL for Back and the result's position. */
+  productHref: (itemNumber: string, back: string, position: number) => string;
   whereUsedHref: (itemNumber: string, back: string) => string;
 }): SearchView {
   const { state, response, config } = input;
@@ -219,13 +219,14 @@ export function buildSearchView(input: {
       };
     });
 
-  const rows: ResultRow[] = response.docs.map((doc) => {
+  const offset = (state.page - 1) * state.rows;
+  const rows: ResultRow[] = response.docs.map((doc, index) => {
     const itemNumber = String(doc.item_number_s ?? doc.id);
     const image = typeof doc.primary_image_url_s === "string" ? doc.primary_image_url_s : null;
     return {
       id: doc.id,
       itemNumber,
-      href: input.productHref(itemNumber, here),
+      href: input.productHref(itemNumber, here, offset + index),
       whereUsedHref: input.whereUsedHref(itemNumber, here),
       inactive: isInactive(doc),
       image: image && /^(https?:\/\/|\/)/.test(image) && !image.startsWith("//") ? image : null,

@@ -79,16 +79,23 @@ describe("generateItems", () => {
 
   it("writes values of the column's type", () => {
     const dateForm = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+    const wrong: string[] = [];
     for (const doc of items) {
       for (const column of ITEM_COLUMNS) {
         const value = doc[column.name];
         if (value === null || value === undefined) continue;
-        if (column.type === "int") expect(Number.isInteger(value), column.name).toBe(true);
-        else if (column.type === "float") expect(typeof value === "number" && Number.isFinite(value), column.name).toBe(true);
-        else if (column.type === "date") expect(String(value)).toMatch(dateForm);
-        else expect(typeof value, column.name).toBe("string");
+        const ok =
+          column.type === "int"
+            ? Number.isInteger(value)
+            : column.type === "float"
+              ? typeof value === "number" && Number.isFinite(value)
+              : column.type === "date"
+                ? dateForm.test(String(value))
+                : typeof value === "string";
+        if (!ok) wrong.push(`${doc.id} ${column.name}=${JSON.stringify(value)}`);
       }
     }
+    expect(wrong).toEqual([]);
   });
 
   it("includes inactive statuses besides a majority of Active", () => {
@@ -137,9 +144,11 @@ describe("generateItems", () => {
   it("describes items in words that one-word searches can find", () => {
     const pumps = items.filter((d) => /\bpump\b/i.test(String(d.item_description_t)));
     expect(pumps.length).toBeGreaterThan(20);
-    expect(pumps.filter((d) => d.category_s === "Pumps").length / pumps.length).toBeGreaterThan(0.8);
+    // Pump seals are found by "pump" too; anything else would be noise.
+    expect(new Set(pumps.map((d) => d.category_s))).toEqual(new Set(["Pumps", "Seals", null]));
     expect(items.some((d) => /\bThermistor\b/.test(String(d.item_description_t)))).toBe(true);
-    for (const d of items) expect(String(d.item_description_t)).not.toMatch(/\b(\w+) \1\b/i);
+    const doubled = items.map((d) => String(d.item_description_t)).filter((t) => /(?:^|\s)(\S+)\s+\1(?=\s|$)/i.test(t));
+    expect(doubled).toEqual([]);
   });
 
   it("refuses sizes it cannot keep unique", () => {

@@ -1,0 +1,46 @@
+import { Link, useLocation } from "@remix-run/react";
+import type { BomSectionView } from "~/search/bom-view";
+import { BomSection } from "./bom-section";
+
+const EMPTY_TEXT: Record<string, string> = {
+  asset: "No Asset BOM data found for this item",
+  pm: "No PM BOM data found for this item",
+  other: "No other BOM items for this item",
+};
+
+/** The BOM page and the single-type Asset BOM and PM BOM pages. */
+export function BomPage({
+  itemNumber,
+  title,
+  sections,
+  exportLabel,
+  exportHref,
+  back,
+}: {
+  itemNumber: string;
+  title: string;
+  sections: BomSectionView[];
+  exportLabel: string;
+  exportHref: string;
+  back: string;
+}) {
+  const location = useLocation();
+  return (
+    <div className="bom-page">
+      <div className="page-head">
+        <Link to={back} className="button secondary small">
+          ← Back to Search
+        </Link>
+        <h1>
+          {title} <span className="muted">{itemNumber}</span>
+        </h1>
+        <a href={exportHref} className="button small" download>
+          {exportLabel}
+        </a>
+      </div>
+      {sections.map((section) => (
+        <BomSection key={section.prefix} section={section} action={location.pathname} emptyText={EMPTY_TEXT[section.type] ?? ""} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,134 @@
+import { Form, Link } from "@remix-run/react";
+import type { ReactNode } from "react";
+import type { BomSectionView } from "~/search/bom-view";
+import { HiddenInputs } from "./hidden-inputs";
+
+function cell(value: string | number | null): string {
+  return value === null || value === "" ? "N/A" : String(value);
+}
+
+interface BomSectionProps {
+  section: BomSectionView;
+  action: string;
+  emptyText: string;
+  /** Extra controls in the section header (export menu, sort select). */
+  controls?: ReactNode;
+  headingLevel?: 2 | 3;
+}
+
+export function BomSection({ section, action, emptyText, controls, headingLevel = 2 }: BomSectionProps) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  const headingId = `${section.prefix}-heading`;
+  return (
+    <section className="bom-section" aria-labelledby={headingId}>
+      <div className="section-head">
+        <Heading id={headingId}>{section.title}</Heading>
+        {section.total > 0 && <span className="range">{section.range}</span>}
+        {controls && <div className="section-controls">{controls}</div>}
+      </div>
+      {section.total === 0 ? (
+        <p className="muted empty-section">{emptyText}</p>
+      ) : (
+        <>
+          <div className="table-scroll">
+            <table className="results-table bom-table">
+              <thead>
+                <tr>
+                  {section.columns.map((c) => (
+                    <th
+                      key={c.field}
+                      scope="col"
+                      aria-sort={c.sorted === "asc" ? "ascending" : c.sorted === "desc" ? "descending" : undefined}
+                    >
+                      <Link to={c.sortHref} className="sort-link" preventScrollReset>
+                        {c.label}
+                        <span className={c.sorted ? "sort-indicator active" : "sort-indicator"} aria-hidden="true">
+                          {c.sorted === "asc" ? "▲" : c.sorted === "desc" ? "▼" : "↕"}
+                        </span>
+                      </Link>
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {section.rows.map((row) => (
+                  <tr key={row.key}>
+                    {section.columns.map((c) => (
+                      <td key={c.field}>{cell(row[c.field])}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {section.pager.totalPages > 1 && <SectionPager section={section} action={action} />}
+        </>
+      )}
+    </section>
+  );
+}
+
+function SectionPager({ section, action }: { section: BomSectionView; action: string }) {
+  const { pager } = section;
+  const inputId = `${section.prefix}-jump`;
+  return (
+    <div className="pager-bar">
+      <nav className="pager" aria-label={`${section.title} pages`}>
+        <ul>
+          {pager.prev ? (
+            <li>
+              <Link to={pager.prev} preventScrollReset aria-label={`${section.title}: previous page`}>
+                ‹
+              </Link>
+            </li>
+          ) : (
+            <li>
+              <span className="disabled" aria-hidden="true">
+                ‹
+              </span>
+            </li>
+          )}
+          {pager.links.map((link) =>
+            link.kind === "gap" ? (
+              <li key={link.key} className="gap" aria-hidden="true">
+                …
+              </li>
+            ) : (
+              <li key={link.page}>
+                <Link
+                  to={link.href}
+                  preventScrollReset
+                  aria-current={link.current ? "page" : undefined}
+                  aria-label={`${section.title}: page ${link.page}`}
+                >
+                  {link.page}
+                </Link>
+              </li>
+            ),
+          )}
+          {pager.next ? (
+            <li>
+              <Link to={pager.next} preventScrollReset aria-label={`${section.title}: next page`}>
+                ›
+              </Link>
+            </li>
+          ) : (
+            <li>
+              <span className="disabled" aria-hidden="true">
+                ›
+              </span>
+            </li>
+          )}
+        </ul>
+      </nav>
+      <Form method="get" action={action} className="inline-form" preventScrollReset>
+        <HiddenInputs params={section.hidden} />
+        <label htmlFor={inputId}>Jump To</label>
+        <input id={inputId} name={section.pageParam} type="number" min={1} max={pager.totalPages} placeholder={String(pager.page)} required />
+        <button type="submit" className="small">
+          Go
+        </button>
+      </Form>
+    </div>
+  );
+}

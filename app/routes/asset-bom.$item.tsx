@@ -1,0 +1,20 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { BomPage } from "~/components/bom-pages";
+import { RouteErrorPanel } from "~/components/route-error-panel";
+import { loadSingleBom } from "~/search/bom-routes.server";
+
+export function loader({ request, params }: LoaderFunctionArgs) {
+  return loadSingleBom(request, params.item, "asset");
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Asset BOM ${data?.item ?? ""} – Crib Search` }];
+
+export default function AssetBomRoute() {
+  const d = useLoaderData<typeof loader>();
+  return <BomPage itemNumber={d.item} title="Asset BOM" sections={d.sections} exportLabel="Export Asset BOM" exportHref={d.exportHref} back={d.back} />;
+}
+
+export function ErrorBoundary() {
+  return <RouteErrorPanel fallback="Failed to load Asset BOM data" />;
+}

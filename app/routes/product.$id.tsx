@@ -1,0 +1,144 @@
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { isRouteErrorResponse, Link, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
+import { ErrorPanel } from "~/components/error-panel";
+import { ProductImage } from "~/components/product-image";
+import { requestIdOf } from "~/lib/http.server";
+import { itemPath } from "~/lib/safe-path";
+import { backParam } from "~/search/bom-page.server";
+import {
+  externalUrlOf,
+  imageOf,
+  isInactive,
+  neighboursOf,
+  specificationOf,
+  titleOf,
+} from "~/search/product-page.server";
+import { getSearchService } from "~/search/service.server";
+import { recordSignal } from "~/signals/signals.server";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const back = backParam(url);
+  const id = (params.id ?? "").trim();
+  if (!id) throw data({ message: "Product ID not provided", back }, { status: 400 });
+  // eslint-disable-next-line no-control-regex
+  if (id.length > 200 || /[\u0000-\u001f\u007f]/.test(id)) throw data({ message: "Product not found", back }, { status: 404 });
+  const context = { requestId: requestIdOf(request), signal: request.signal };
+  const service = getSearchService();
+  let product;
+  try {
+    product = (await service.getProduct(id, context)).value;
+  } catch (error) {
+    console.error(`[${context.requestId}] product lookup failed`, error);
+    throw data({ message: "Failed to load product details", back }, { status: 503 });
+  }
+  if (!product) throw data({ message: "Product not found", back, notFound: true }, { status: 404 });
+
+  const rawPos = url.searchParams.get("pos");
+  const position = rawPos && /^\d{1,9}$/.test(rawPos) ? Number(rawPos) : null;
+  const neighbours = await neighboursOf(product, back, position, context).catch(() => ({ prev: null, next: null, position: null, total: null }));
+  const itemNumber = String(product.item_number_s ?? product.id);
+  const self = `${url.pathname}${url.search}`;
+  void recordSignal({
+    type: "view",
+    data: { docId: product.id, title: titleOf(product), category: product.category_s ?? null, itemNumber },
+  });
+  return {
+    back,
+    itemNumber,
+    title: titleOf(product),
+    inactive: isInactive(product),
+    specification: specificationOf(product, service.searchConfig.displayOrder),
+    image: imageOf(product),
+    externalHref: externalUrlOf(product) ? `${itemPath("/product", product.id)}/external` : null,
+    whereUsedHref: `${itemPath("/where-used", itemNumber)}?${new URLSearchParams({ back: self, via: "pdp_where_used" })}`,
+    exportHref: `${itemPath("/product", product.id)}/export.csv?via=pdp_export`,
+    bomHref: `${itemPath("/bom", itemNumber)}?${new URLSearchParams({ back: self })}`,
+    neighbours,
+  };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.itemNumber} – ${data.title} – Crib Search` : "Product – Crib Search" },
+];
+
+export default function ProductPage() {
+  const p = useLoaderData<typeof loader>();
+  const { prev, next, position, total } = p.neighbours;
+  return (
+    <article className="product" aria-labelledby="product-title">
+      <div className="page-head">
+        <Link to={p.back} className="button secondary small">
+          ← Back
+        </Link>
+        <h1 id="product-title">
+          {p.title} <span className="muted">({p.itemNumber})</span>
+          {p.inactive && <span className="status-inactive"> · Inactive</span>}
+        </h1>
+        <Link to={p.whereUsedHref} className="button small">
+          View Where Used
+        </Link>
+        <Link to={p.bomHref} className="button small secondary">
+          View BOM
+        </Link>
+        <a href={p.exportHref} className="button small secondary" download>
+          Export
+        </a>
+      </div>
+      <div className="detail">
+        <dl className="spec-list">
+          {p.specification.map((row) => (
+            <div key={row.name} style={{ display: "contents" }}>
+              <dt>{row.label}</dt>
+              <dd>{row.value}</dd>
+            </div>
+          ))}
+        </dl>
+        <aside className="detail-image" aria-label="Image">
+          <ProductImage src={p.image} label={p.itemNumber} />
+          {p.externalHref && (
+            <p>
+              <a href={p.externalHref} target="_blank" rel="noopener noreferrer">
+                View Details ↗
+              </a>
+            </p>
+          )}
+        </aside>
+      </div>
+      {(prev || next) && (
+        <nav className="item-nav" aria-label="Results">
+          {prev ? (
+            <Link to={prev.href} rel="prev" className="button secondary small">
+              ← Previous: {prev.itemNumber}
+            </Link>
+          ) : (
+            <span />
+          )}
+          {position !== null && total !== null && (
+            <span className="muted small">
+              Result {position + 1} of {total}
+            </span>
+          )}
+          {next ? (
+            <Link to={next.href} rel="next" className="button secondary small">
+              Next: {next.itemNumber} →
+            </Link>
+          ) : (
+            <span />
+          )}
+        </nav>
+      )}
+    </article>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const location = useLocation();
+  const body = isRouteErrorResponse(error) ? (error.data as { message?: string; back?: string; notFound?: boolean } | null) : null;
+  const back = body?.back ?? "/crib-search";
+  if (body?.notFound) {
+    return <ErrorPanel title="Product Not Found" message={body.message ?? "Product not found"} retryHref={`${location.pathname}${location.search}`} backHref={back} />;
+  }
+  return <ErrorPanel message={body?.message ?? "Failed to load product details"} retryHref={`${location.pathname}${location.search}`} backHref={back} />;
+}

@@ -1,0 +1,134 @@
+/**
+ * Sections of the BOM and Where Used pages: each section pages and sorts on its own through its
+ * own URL parameters (`asset-page`, `asset-sort`, …), so sections move independently and every
+ * state is a link. Pure: the routes pass params in and get ready-made links out.
+ */
+import type { BomDoc, BomResponse, BomSortField, BomType, SortDirection } from "./engine";
+import { BOM_SORT_FIELDS } from "./engine";
+import { pageWindow, type PagerView } from "./search-view";
+
+export interface BomColumn {
+  field: BomSortField;
+  label: string;
+}
+
+export const BOM_TABLE_COLUMNS: BomColumn[] = [
+  { field: "org_code", label: "Org Code" },
+  { field: "item_number", label: "Item Number" },
+  { field: "asset_number", label: "Asset Number" },
+  { field: "asset_serial_number", label: "Asset Serial Number" },
+  { field: "asset_group", label: "Asset Group" },
+  { field: "asset_description", label: "Asset Description" },
+];
+
+export const WHERE_USED_COLUMNS: BomColumn[] = [...BOM_TABLE_COLUMNS, { field: "quantity", label: "Quantity" }];
+
+export const BOM_PAGE_SIZE = 20;
+export const WHERE_USED_PAGE_SIZE = 5;
+
+export interface SectionSort {
+  field: BomSortField;
+  direction: SortDirection;
+}
+
+export interface SectionState {
+  page: number;
+  sort: SectionSort | null;
+}
+
+export function parseSectionState(params: URLSearchParams, prefix: string, defaultSort: SectionSort | null): SectionState {
+  const rawPage = params.get(`${prefix}-page`);
+  const page = rawPage && /^\d{1,7}$/.test(rawPage) && Number(rawPage) >= 1 ? Number(rawPage) : 1;
+  const match = /^(\w+) (asc|desc)$/.exec(params.get(`${prefix}-sort`)?.trim() ?? "");
+  const field = match?.[1] as BomSortField | undefined;
+  const sort =
+    match && field && BOM_SORT_FIELDS.includes(field) ? { field, direction: match[2] as SortDirection } : defaultSort;
+  return { page, sort };
+}
+
+function sameSort(a: SectionSort | null, b: SectionSort | null): boolean {
+  return a?.field === b?.field && a?.direction === b?.direction;
+}
+
+/** The page's URL with one section's state replaced; defaults are left out. */
+export function sectionHref(
+  path: string,
+  params: URLSearchParams,
+  prefix: string,
+  next: SectionState,
+  defaultSort: SectionSort | null,
+): string {
+  const out = new URLSearchParams(params);
+  out.delete(`${prefix}-page`);
+  out.delete(`${prefix}-sort`);
+  if (next.sort && !sameSort(next.sort, defaultSort)) out.set(`${prefix}-sort`, `${next.sort.field} ${next.sort.direction}`);
+  if (next.page > 1) out.set(`${prefix}-page`, String(next.page));
+  const search = out.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+export interface BomSectionView {
+  prefix: string;
+  type: BomType;
+  title: string;
+  total: number;
+  range: string;
+  columns: (BomColumn & { sorted: SortDirection | null; sortHref: string })[];
+  rows: (BomDoc & { key: string })[];
+  pager: PagerView;
+  /** Other parameters of the page, for the jump-to form. */
+  hidden: [string, string][];
+  pageParam: string;
+}
+
+export function rangeLabel(start: number, shown: number, total: number): string {
+  if (total === 0) return "0 of 0";
+  return `${start + 1}-${start + shown} of ${total}`;
+}
+
+export function buildBomSection(input: {
+  prefix: string;
+  type: BomType;
+  title: string;
+  response: BomResponse;
+  state: SectionState;
+  pageSize: number;
+  columns: BomColumn[];
+  path: string;
+  params: URLSearchParams;
+  defaultSort: SectionSort | null;
+}): BomSectionView {
+  const { prefix, state, pageSize, response, path, params, defaultSort } = input;
+  const totalPages = Math.max(1, Math.ceil(response.total / pageSize));
+  const page = Math.min(state.page, totalPages);
+  const href = (next: SectionState) => sectionHref(path, params, prefix, next, defaultSort);
+  const pageHref = (p: number) => href({ ...state, page: p });
+  const start = (page - 1) * pageSize;
+  return {
+    prefix,
+    type: input.type,
+    title: input.title,
+    total: response.total,
+    range: rangeLabel(start, response.docs.length, response.total),
+    columns: input.columns.map((column) => {
+      const sorted = state.sort?.field === column.field ? state.sort.direction : null;
+      // A column sorts ascending first; the same ascending column again sorts descending.
+      const direction: SortDirection = sorted === "asc" ? "desc" : "asc";
+      return { ...column, sorted, sortHref: href({ page: 1, sort: { field: column.field, direction } }) };
+    }),
+    rows: response.docs.map((doc, i) => ({ ...doc, key: `${doc.id}-${i}` })),
+    pager: {
+      page,
+      totalPages,
+      first: page > 1 ? pageHref(1) : null,
+      prev: page > 1 ? pageHref(page - 1) : null,
+      next: page < totalPages ? pageHref(page + 1) : null,
+      last: page < totalPages ? pageHref(totalPages) : null,
+      links: pageWindow(page, totalPages).map((p, i) =>
+        p === "gap" ? { kind: "gap", key: `gap-${i}` } : { kind: "page", page: p, href: pageHref(p), current: p === page },
+      ),
+    },
+    hidden: [...params].filter(([name]) => name !== `${prefix}-page`),
+    pageParam: `${prefix}-page`,
+  };
+}

@@ -1,0 +1,244 @@
+/**
+ * Shared helpers of the search-page journeys. Every journey runs in the `js` and the `nojs` project
+ * with the same assertions; the helpers hide the few places where the two differ (waiting for
+ * hydration, pressing a submit button that only exists without JavaScript).
+ */
+import { expect, type APIRequestContext, type Locator, type Page, type TestInfo } from "@playwright/test";
+
+export const SEARCH_PATH = "/crib-search/search";
+export const HOME_PATH = "/crib-search";
+
+/** Facet keys (URL names) and the labels the panel shows. */
+export const FACET_LABELS = {
+  org_code: "Org Code",
+  category: "Category",
+  manufacturer: "Manufacturer",
+  status: "Status",
+  item_type: "Item Type",
+} as const;
+export type FacetKey = keyof typeof FACET_LABELS;
+
+export function isJs(testInfo: TestInfo): boolean {
+  return testInfo.project.use.javaScriptEnabled !== false;
+}
+
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** A search URL from parameters (repeated parameters as arrays), in the order given. */
+export function searchUrl(params: Record<string, string | number | (string | number)[]> = {}, path = SEARCH_PATH): string {
+  const sp = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    for (const v of Array.isArray(value) ? value : [value]) sp.append(name, String(v));
+  }
+  const qs = sp.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+/** The current URL's path and query, e.g. `/crib-search/search?q=pump`. */
+export function currentPath(page: Page): string {
+  const url = new URL(page.url());
+  return `${url.pathname}${url.search}`;
+}
+
+export function currentParams(page: Page): URLSearchParams {
+  return new URL(page.url()).searchParams;
+}
+
+/** Matches a URL whose path is `path` and whose query parameters are exactly `params` (any order). */
+export function urlWith(path: string, params: [string, string][] = []): (url: URL) => boolean {
+  const want = params.map(([n, v]) => `${n}=${v}`).sort().join("&");
+  return (url: URL) => url.pathname === path && [...url.searchParams].map(([n, v]) => `${n}=${v}`).sort().join("&") === want;
+}
+
+/**
+ * With JavaScript, waits until React has hydrated the search page: the no-JS-only `Sort` button is
+ * removed by the first client effect. Without JavaScript there is nothing to wait for.
+ */
+export async function waitForHydration(page: Page, testInfo: TestInfo): Promise<void> {
+  if (!isJs(testInfo)) return;
+  await expect(page.getByRole("button", { name: "Sort", exact: true })).toHaveCount(0);
+}
+
+/** Opens a search-page URL and, with JavaScript, waits for hydration. */
+export async function openSearch(page: Page, testInfo: TestInfo, url: string): Promise<void> {
+  const response = await page.goto(url);
+  expect(response?.status(), `status of ${url}`).toBe(200);
+  await expect(resultsHeading(page)).toBeVisible();
+  await waitForHydration(page, testInfo);
+}
+
+export function resultsHeading(page: Page): Locator {
+  return page.locator("#results-heading");
+}
+
+export function headingText(total: number, query = ""): string {
+  return query ? `${total} results for "${query}"` : `${total} results`;
+}
+
+/** The total shown in the results heading. */
+export async function shownTotal(page: Page): Promise<number> {
+  const text = (await resultsHeading(page).textContent()) ?? "";
+  const match = /^(\d+) results/.exec(text.trim());
+  if (!match) throw new Error(`unexpected results heading: ${text}`);
+  return Number(match[1]);
+}
+
+/** The main search box in the header, and submitting it like a user (Enter). */
+export function headerSearch(page: Page): Locator {
+  return page.getByPlaceholder("Search", { exact: true });
+}
+
+export async function submitHeaderSearch(page: Page, text: string): Promise<void> {
+  const box = headerSearch(page);
+  await box.fill(text);
+  await box.press("Enter");
+}
+
+// --------------------------------------------------------------------------------------------
+// Facet panel
+
+export function facetPanel(page: Page): Locator {
+  return page.locator("aside.facet-panel");
+}
+
+export function facetGroup(page: Page, label: string): Locator {
+  return facetPanel(page)
+    .locator("details.facet")
+    .filter({ has: page.locator("summary h3").getByText(label, { exact: true }) });
+}
+
+export interface ShownFacetValue {
+  value: string;
+  count: number;
+  selected: "include" | "exclude" | null;
+}
+
+/** The values a facet group lists right now, in order, as one snapshot. */
+export async function facetValues(page: Page, label: string): Promise<ShownFacetValue[]> {
+  return facetGroup(page, label)
+    .locator("ul.facet-values > li")
+    .evaluateAll((items) =>
+      items.map((li) => ({
+        value: li.querySelector(".facet-name")?.textContent ?? "",
+        count: Number(li.querySelector(".count")?.textContent ?? "NaN"),
+        selected: li.classList.contains("is-include") ? "include" : li.classList.contains("is-exclude") ? "exclude" : null,
+      })) as { value: string; count: number; selected: "include" | "exclude" | null }[],
+    );
+}
+
+export function includeLink(page: Page, label: string, value: string): Locator {
+  return facetGroup(page, label).getByRole("link", { name: `Include ${label}: ${value}`, exact: true });
+}
+
+export function excludeLink(page: Page, label: string, value: string): Locator {
+  return facetGroup(page, label).getByRole("link", { name: `Exclude ${label}: ${value}`, exact: true });
+}
+
+export function selectedFilters(page: Page): Locator {
+  return facetPanel(page).locator("section.selected-filters");
+}
+
+/** Facet order (spec §4): included values first, then count descending, then alphabetical. */
+export function expectFacetOrder(values: ShownFacetValue[]): void {
+  for (let i = 1; i < values.length; i++) {
+    const a = values[i - 1]!;
+    const b = values[i]!;
+    const ai = a.selected === "include" ? 1 : 0;
+    const bi = b.selected === "include" ? 1 : 0;
+    const where = `${JSON.stringify(a)} before ${JSON.stringify(b)}`;
+    if (ai !== bi) {
+      expect(ai, `included values come first: ${where}`).toBeGreaterThan(bi);
+      continue;
+    }
+    if (a.count !== b.count) {
+      expect(a.count, `count descending: ${where}`).toBeGreaterThan(b.count);
+      continue;
+    }
+    expect(a.value.localeCompare(b.value, "en", { sensitivity: "base" }), `alphabetical on equal counts: ${where}`).toBeLessThanOrEqual(0);
+  }
+}
+
+// --------------------------------------------------------------------------------------------
+// Results table
+
+export function resultsTable(page: Page): Locator {
+  return page.locator("table.results-table");
+}
+
+export function resultRows(page: Page): Locator {
+  return resultsTable(page).locator("tbody > tr");
+}
+
+/** The texts of one column (by its header label) of every visible row. */
+export async function columnTexts(page: Page, label: string): Promise<string[]> {
+  return resultsTable(page).evaluate((table, wanted) => {
+    const headers = [...table.querySelectorAll("thead th")].map((th) => (th.querySelector("a")?.firstChild?.textContent ?? th.textContent ?? "").trim());
+    const index = headers.indexOf(wanted);
+    if (index < 0) throw new Error(`no column ${wanted} in ${headers.join(", ")}`);
+    return [...table.querySelectorAll("tbody > tr")].map((tr) => {
+      const cell = tr.children[index] as HTMLElement | undefined;
+      const clone = cell?.cloneNode(true) as HTMLElement | undefined;
+      clone?.querySelectorAll(".badge-inactive, .visually-hidden").forEach((n) => n.remove());
+      return (clone?.textContent ?? "").trim();
+    });
+  }, label);
+}
+
+/** The column header cell with that label. */
+export function columnHeader(page: Page, label: string): Locator {
+  return resultsTable(page).locator("thead th").filter({ has: page.getByRole("link", { name: label, exact: true }) });
+}
+
+export const NULL_TEXT = "N/A";
+
+/** Case-insensitive order with blanks (shown as N/A) after every value, in both directions. */
+export function expectSortedColumn(values: string[], direction: "asc" | "desc", numeric = false): void {
+  const firstNull = values.indexOf(NULL_TEXT);
+  if (firstNull >= 0) {
+    expect(values.slice(firstNull).every((v) => v === NULL_TEXT), `blank values come last: ${values.join(" | ")}`).toBe(true);
+  }
+  const real = firstNull >= 0 ? values.slice(0, firstNull) : values;
+  for (let i = 1; i < real.length; i++) {
+    const a = real[i - 1]!;
+    const b = real[i]!;
+    const cmp = numeric ? Number(a) - Number(b) : a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0;
+    const ok = direction === "asc" ? cmp <= 0 : cmp >= 0;
+    expect(ok, `${direction}: "${a}" before "${b}" in ${real.join(" | ")}`).toBe(true);
+  }
+}
+
+// --------------------------------------------------------------------------------------------
+// Backend API, to find test data instead of hard-coding sample values
+
+export interface ApiFacet {
+  field: string;
+  values: { value: string; count: number }[];
+}
+export interface ApiSearch {
+  numFound: number;
+  docs: Record<string, unknown>[];
+  facets: ApiFacet[];
+}
+
+export async function apiSearch(
+  request: APIRequestContext,
+  params: { q?: string; rows?: number; start?: number; sort?: string; filters?: Record<string, { value: string; type?: "include" | "exclude" }[]> } = {},
+): Promise<ApiSearch> {
+  const sp = new URLSearchParams();
+  sp.set("q", params.q ?? "");
+  if (params.rows !== undefined) sp.set("rows", String(params.rows));
+  if (params.start !== undefined) sp.set("start", String(params.start));
+  if (params.sort) sp.set("sort", params.sort);
+  if (params.filters) sp.set("filters", JSON.stringify(params.filters));
+  const response = await request.get(`/api/search?${sp}`);
+  expect(response.status(), `GET /api/search?${sp}`).toBe(200);
+  return (await response.json()).data as ApiSearch;
+}
+
+export function apiFacet(result: ApiSearch, key: FacetKey): ApiFacet["values"] {
+  const facet = result.facets.find((f) => f.field === key || f.field.endsWith(`_${key}_s`) || f.field === `${key}_s`);
+  if (!facet) throw new Error(`facet ${key} missing from /api/search: ${result.facets.map((f) => f.field).join(", ")}`);
+  return facet.values;
+}

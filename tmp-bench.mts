@@ -1,0 +1,14 @@
+import fs from "node:fs";
+import { buildSampleCatalog } from "./app/search/engines/embedded/catalog-build.server";
+const target = "/tmp/bench-catalog/catalog.db";
+fs.rmSync("/tmp/bench-catalog", { recursive: true, force: true });
+fs.mkdirSync("/tmp/bench-catalog");
+const n = Number(process.argv[2] ?? 100000);
+let t = performance.now();
+let gen = 0;
+const { generateItems, generateBoms } = await import("./app/search/engines/embedded/sample-data");
+for (const _ of generateItems(n)) gen++;
+for (const _ of generateBoms(n)) gen++;
+console.log("generate only s", ((performance.now() - t) / 1000).toFixed(2), gen);
+const r = buildSampleCatalog(target, { items: n });
+console.log(r, "bytes", fs.statSync(target).size, "rss MB", Math.round(process.memoryUsage().rss / 1e6));
