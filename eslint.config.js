@@ -8,7 +8,7 @@ const SERVER_ONLY = {
 };
 
 export default tseslint.config(
-  { ignores: ["build/", "public/build/", "node_modules/", "test-results/", "playwright-report/", ".cache/"] },
+  { ignores: ["build/", "public/build/", "node_modules/", "test-results/", "playwright-report/", ".cache/", "tmp-*", "bench/out/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

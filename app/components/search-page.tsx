@@ -1,6 +1,9 @@
 import { Link, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { PAGE_SIZES, SORT_OPTIONS, type SearchView } from "~/search/search-view";
+import type { ExportDialogView } from "~/export/export-view";
+import { ExportDialog } from "./export-dialog";
+import { ExportMenu, type ExportMenuView } from "./export-menu";
 import { FacetPanel } from "./facet-panel";
 import { Pager } from "./pager";
 import { ResultsTable } from "./results-table";
@@ -10,13 +13,15 @@ const ACTION = "/crib-search/search";
 
 export interface SearchPageProps {
   view: SearchView | null;
+  exportDialog?: ExportDialogView | null;
+  exportMenu?: ExportMenuView | null;
   error: { message: string; retryHref: string } | null;
   degraded: boolean;
   emptyCatalog: boolean;
   recentSearches: { query: string; href: string }[];
 }
 
-export function SearchPage({ view, error, degraded, emptyCatalog, recentSearches }: SearchPageProps) {
+export function SearchPage({ view, error, degraded, emptyCatalog, recentSearches, exportDialog, exportMenu }: SearchPageProps) {
   const navigation = useNavigation();
   const location = useLocation();
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -76,7 +81,10 @@ export function SearchPage({ view, error, degraded, emptyCatalog, recentSearches
             hidden={view.hidden}
             action={ACTION}
           />
-          <SortForm options={SORT_OPTIONS} value={view.sortValue} hidden={view.hidden} action={ACTION} />
+          <div className="toolbar-end">
+            {exportMenu && <ExportMenu menu={exportMenu} />}
+            <SortForm options={SORT_OPTIONS} value={view.sortValue} hidden={view.hidden} action={ACTION} />
+          </div>
         </div>
         <h1 id="results-heading" ref={headingRef} tabIndex={-1} className="results-heading">
           {view.heading}
@@ -114,6 +122,7 @@ export function SearchPage({ view, error, degraded, emptyCatalog, recentSearches
           )}
         </div>
       </section>
+      {exportDialog && <ExportDialog key={exportDialog.exportHref} dialog={exportDialog} />}
     </div>
   );
 }

@@ -1,4 +1,6 @@
 import { data, redirect } from "@remix-run/node";
+import { getConfig } from "~/config.server";
+import { buildExportDialog, exportScopeOf, isViewParam } from "~/export/export-dialog.server";
 import { requestIdOf } from "~/lib/http.server";
 import { itemPath, productLink, withBack } from "~/lib/safe-path";
 import { userMessageOf } from "./errors";
@@ -11,13 +13,14 @@ import { goToPage, parseSearchParams, searchHref, serializeSearchState, type Sea
 /**
  * Forms without JavaScript send untrimmed queries, defaults and parameters in form order; bad
  * values are read leniently. The page answers with a redirect to the canonical URL so the address
- * a user copies is always the clean, shareable one. View-only `facet-*` parameters are kept.
+ * a user copies is always the clean, shareable one. View-only parameters (facet search, export
+ * dialog) are kept.
  */
 function canonicalRedirect(url: URL, state: SearchState, config: SearchConfig): string | null {
   const given = new URLSearchParams();
   const view: [string, string][] = [];
   for (const [name, value] of url.searchParams) {
-    if (name.startsWith("facet-")) view.push([name, value]);
+    if (isViewParam(name)) view.push([name, value]);
     else given.append(name, value);
   }
   const canonical = serializeSearchState(state, config);
@@ -26,6 +29,15 @@ function canonicalRedirect(url: URL, state: SearchState, config: SearchConfig): 
   for (const [name, value] of view) canonical.append(name, value);
   const search = canonical.toString();
   return `${url.pathname}${search ? `?${search}` : ""}`;
+}
+
+function exportMenuOf(state: SearchState, config: SearchConfig, shown: number, total: number) {
+  const href = (scope: "all" | "page") => {
+    const params = serializeSearchState(state, config);
+    params.set("export", scope);
+    return `/crib-search/search?${params}`;
+  };
+  return { allHref: href("all"), pageHref: href("page"), shown, total };
 }
 
 /** Loads a search results page from its URL: the search route and the home page share it. */
@@ -70,9 +82,20 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
         headers.append("Set-Cookie", await serializeRecentSearches(recentSearches));
       }
     }
+    const scope = exportScopeOf(url.searchParams);
+    let exportDialog = null;
+    if (scope) {
+      const previewDocs =
+        scope === "page" || state.page === 1
+          ? answer.value.docs
+          : (await service.search({ ...searchRequestOf(state, config), start: 0, rows: 3, facetFields: [], highlight: false }, { requestId })).value.docs;
+      exportDialog = buildExportDialog({ params: url.searchParams, state, config, scope, total, previewDocs, limit: getConfig().exportLimit });
+    }
     return data(
       {
         view,
+        exportDialog,
+        exportMenu: total > 0 ? exportMenuOf(state, config, answer.value.docs.length, total) : null,
         degraded: answer.degraded,
         error: null,
         emptyCatalog: total === 0 && !state.q && state.filters.length === 0 && state.within.length === 0,
@@ -86,6 +109,8 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
     return data(
       {
         view: null,
+        exportDialog: null,
+        exportMenu: null,
         degraded: false,
         error: { message: userMessageOf(error), retryHref: `${url.pathname}${url.search}` },
         emptyCatalog: false,

@@ -1,0 +1,212 @@
+import { Link, useNavigate } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import type { ExportDialogView } from "~/export/export-view";
+import { HiddenInputs } from "./hidden-inputs";
+
+type Jsonified<T> = { [K in keyof T]: T[K] };
+
+const STEP_MESSAGES: Record<string, string> = {
+  "no-fields": "Select at least one field to export.",
+  empty: "No data available for export",
+  failed: "Export failed. Please try again.",
+};
+
+/**
+ * The export dialog. Without JavaScript it is part of the page at its own URL and every button is
+ * a form submit or a link; with JavaScript it is a modal (<dialog>.showModal()), the field count
+ * follows the checkboxes, and the limit confirmation is asked before the download starts.
+ */
+export function ExportDialog({ dialog }: { dialog: Jsonified<ExportDialogView> }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const navigate = useNavigate();
+  const [checked, setChecked] = useState(() => new Set(dialog.fields.filter((f) => f.checked).map((f) => f.key)));
+  const [confirming, setConfirming] = useState(dialog.step === "limit");
+  const [exporting, setExporting] = useState(false);
+  const confirmedRef = useRef(false);
+
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    if (element.open) element.close();
+    element.showModal();
+  }, []);
+
+  const close = () => navigate(dialog.cancelHref, { preventScrollReset: true, replace: true });
+  const count = checked.size;
+  const message = STEP_MESSAGES[dialog.step];
+
+  return (
+    <dialog
+      ref={ref}
+      open
+      className="export-dialog"
+      aria-labelledby="export-title"
+      onCancel={(e) => {
+        e.preventDefault();
+        close();
+      }}
+    >
+      {confirming ? (
+        <div className="dialog-body" role="alertdialog" aria-labelledby="limit-title" aria-describedby="limit-text">
+          <h2 id="limit-title">Export Limit</h2>
+          <p id="limit-text">{dialog.limitMessage}</p>
+          {dialog.capMessage && <p className="muted">{dialog.capMessage}</p>}
+          <p className="actions">
+            <a
+              className="button"
+              href={dialog.continueHref}
+              onClick={(e) => {
+                if (!formRef.current) return;
+                // With JavaScript: submit the chosen fields with the confirmation.
+                e.preventDefault();
+                confirmedRef.current = true;
+                setConfirming(false);
+                formRef.current.requestSubmit();
+              }}
+            >
+              Continue Export
+            </a>
+            <Link className="button secondary" to={dialog.cancelHref} preventScrollReset replace>
+              Cancel
+            </Link>
+          </p>
+        </div>
+      ) : (
+        <form
+          ref={formRef}
+          method="get"
+          action="/crib-search/export.csv"
+          className="dialog-body"
+          onSubmit={(e) => {
+            const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+            if (submitter?.name === "export-select") return;
+            if (count === 0) {
+              e.preventDefault();
+              return;
+            }
+            if (dialog.needsConfirmation && !confirmedRef.current) {
+              e.preventDefault();
+              setConfirming(true);
+              return;
+            }
+            setExporting(true);
+            // The download goes on by itself; close the dialog shortly after it starts.
+            setTimeout(close, 1000);
+          }}
+        >
+          <h2 id="export-title">Export Search Results</h2>
+          <p className="muted">
+            {dialog.total} results{dialog.query ? ` for "${dialog.query}"` : ""}
+            {dialog.scope === "page" ? " on this page" : ""}
+          </p>
+          {message && (
+            <p className="dialog-error" role="alert">
+              {message}
+              {dialog.step === "failed" && (
+                <>
+                  {" "}
+                  <a href={dialog.exportHref}>Retry</a>
+                </>
+              )}
+            </p>
+          )}
+          <HiddenInputs params={dialog.hidden} />
+          {confirmedRef.current || dialog.step === "limit" ? <input type="hidden" name="confirm" value="1" /> : null}
+          <input type="hidden" name="export" value={dialog.scope} />
+          <fieldset className="export-fields">
+            <legend>Fields</legend>
+            <div className="field-tools">
+              <button
+                type="submit"
+                name="export-select"
+                value="all"
+                formAction="/crib-search/search"
+                className="text-button"
+                onClick={(e) => {
+                  e.preventDefault();
+                  setChecked(new Set(dialog.fields.map((f) => f.key)));
+                }}
+              >
+                Select All
+              </button>
+              <button
+                type="submit"
+                name="export-select"
+                value="none"
+                formAction="/crib-search/search"
+                className="text-button"
+                onClick={(e) => {
+                  e.preventDefault();
+                  setChecked(new Set());
+                }}
+              >
+                Select None
+              </button>
+            </div>
+            <div className="field-grid">
+              {dialog.fields.map((f) => (
+                <label key={f.key}>
+                  <input
+                    type="checkbox"
+                    name="fields"
+                    value={f.key}
+                    checked={checked.has(f.key)}
+                    onChange={(e) => {
+                      const next = new Set(checked);
+                      if (e.currentTarget.checked) next.add(f.key);
+                      else next.delete(f.key);
+                      setChecked(next);
+                    }}
+                  />
+                  {f.label}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <label className="filename">
+            <span>File name (optional)</span>
+            <input type="text" name="filename" defaultValue={dialog.filename} placeholder="search-results.csv" maxLength={100} />
+          </label>
+          {dialog.preview.headers.length > 0 && dialog.preview.rows.length > 0 && (
+            <section className="preview" aria-labelledby="preview-title">
+              <h3 id="preview-title">
+                Preview (first {dialog.preview.rows.length} of {dialog.preview.totalRows} rows)
+              </h3>
+              <div className="table-scroll">
+                <table className="results-table">
+                  <thead>
+                    <tr>
+                      {dialog.preview.headers.map((h) => (
+                        <th key={h} scope="col">
+                          {h}
+                        </th>
+                      ))}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {dialog.preview.rows.map((row, i) => (
+                      <tr key={i}>
+                        {row.map((cell, j) => (
+                          <td key={j}>{cell}</td>
+                        ))}
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </section>
+          )}
+          <p className="actions dialog-actions">
+            <Link className="button secondary" to={dialog.cancelHref} preventScrollReset replace>
+              Cancel
+            </Link>
+            <button type="submit" disabled={count === 0 || dialog.total === 0 || exporting}>
+              {exporting ? "Exporting…" : `Export CSV (${count} fields)`}
+            </button>
+          </p>
+        </form>
+      )}
+    </dialog>
+  );
+}

@@ -1,0 +1,29 @@
+import { Link } from "@remix-run/react";
+
+export interface ExportMenuView {
+  allHref: string;
+  pageHref: string;
+  shown: number;
+  total: number;
+}
+
+/** A <details> dropdown: it opens and its entries work without JavaScript. */
+export function ExportMenu({ menu }: { menu: ExportMenuView }) {
+  return (
+    <details className="menu export-menu">
+      <summary className="button small secondary">Export</summary>
+      <ul>
+        <li>
+          <Link to={menu.allHref} preventScrollReset>
+            Export all results ({menu.total})
+          </Link>
+        </li>
+        <li>
+          <Link to={menu.pageHref} preventScrollReset>
+            Export shown results ({menu.shown})
+          </Link>
+        </li>
+      </ul>
+    </details>
+  );
+}

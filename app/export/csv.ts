@@ -1,0 +1,133 @@
+import Papa from "papaparse";
+import { fieldLabel } from "~/search/fields";
+
+/**
+ * The one CSV writer for every export (docs/decisions/004-csv-export-safety.md). Pure: the export
+ * dialog's preview imports it in the browser, the download routes on the server.
+ */
+
+/** Without it Excel reads UTF-8 as the machine's legacy code page and mangles accents and CJK. */
+export const BOM = "\uFEFF";
+
+export type CsvValue = string | number | boolean | null | undefined | readonly unknown[] | Record<string, unknown>;
+
+/**
+ * Display text of one value: null/undefined → "", booleans → "Yes"/"No", arrays → the non-empty
+ * items joined with ", " (each formatted), objects → JSON text, numbers → String(n).
+ */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "boolean") return value ? "Yes" : "No";
+  // No locale formatting: "1,234" would split a cell for readers that ignore quotes and turn an
+  // item number into a different one. NaN and Infinity are not data a spreadsheet can use.
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
+  if (typeof value === "bigint") return String(value);
+  if (Array.isArray(value)) {
+    // Empty items are skipped, as on screen: "a, , b" would read as a missing value.
+    return value
+      .map((item) => cellText(item))
+      .filter((text) => text !== "")
+      .join(", ");
+  }
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? "" : value.toISOString();
+  if (typeof value === "object") {
+    try {
+      return JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? String(v) : v)) ?? "";
+    } catch {
+      // A cyclic value must not abort a download that is already streaming.
+      return "";
+    }
+  }
+  return "";
+}
+
+// Trigger characters of OWASP's CSV-injection list (LF added in 2025), plus the full-width and
+// small-form variants, which East Asian spreadsheet input converts to their ASCII meaning.
+const FORMULA_START = /^[=+\-@\t\r\n\uFF1D\uFF0B\uFF0D\uFF20\uFE66\uFE62\uFE63\uFE6B]/u;
+// \s covers NBSP, U+2000–U+200A, U+3000 and U+FEFF; the zero-width characters are added because a
+// spreadsheet shows nothing for them either, so they could hide a trigger just the same.
+const LEADING_BLANK = /^[\s\u200B-\u200D\u2060]+/u;
+const NEGATIVE_NUMBER = /^-\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
+/**
+ * Formula-injection neutralisation (OWASP CSV injection): a cell whose first character, after any
+ * leading whitespace (NBSP and other Unicode spaces included), is = + - @ Tab CR LF or a
+ * full-width/small-form variant gets a leading `'`, which spreadsheets read as "this is text".
+ *
+ * Exception: a plain negative number (`-5`, `-3.25`, `-1e-7`) stays as it is, so prices and
+ * quantities remain numbers in the spreadsheet. It is safe because the whole cell must match —
+ * digits, one dot, an exponent — so there is no room for a function name, reference or operator
+ * chain; Excel and LibreOffice read it as a constant.
+ */
+export function neutralizeCell(text: string): string {
+  if (NEGATIVE_NUMBER.test(text)) return text;
+  if (FORMULA_START.test(text) || FORMULA_START.test(text.replace(LEADING_BLANK, ""))) return `'${text}`;
+  return text;
+}
+
+// Every field is quoted (OWASP's advice). Minimal RFC 4180 quoting would be enough for readers
+// that split on commas, but Excel in many European locales splits on ";" and could otherwise turn
+// `a;=1+2` into a second cell that starts a formula. Quoted numbers are still read as numbers.
+const UNPARSE: Papa.UnparseConfig = { quotes: true, quoteChar: '"', delimiter: ",", newline: "\r\n", header: false, escapeFormulae: false };
+
+/** One CSV line (no line terminator) of already formatted and neutralised values; every field quoted. */
+export function csvLine(cells: readonly string[]): string {
+  return Papa.unparse([[...cells]], UNPARSE);
+}
+
+function ownValue(record: Readonly<Record<string, unknown>>, key: string): unknown {
+  // Own properties only: a field named "constructor" must not export Object's constructor.
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/** Header line from index field names; `labels` (by field name) overrides the label rules of spec §3. */
+export function csvHeader(fields: readonly string[], labels?: Readonly<Record<string, string>>): string {
+  // Labels can come from configuration, so they are neutralised like data.
+  return csvLine(
+    fields.map((name) => {
+      const label = labels ? ownValue(labels, name) : undefined;
+      return neutralizeCell(typeof label === "string" ? label : fieldLabel(name));
+    }),
+  );
+}
+
+/** Rows of documents for the given fields, each line ending in CRLF; "" for no documents. */
+export function csvRows(docs: readonly Readonly<Record<string, unknown>>[], fields: readonly string[]): string {
+  if (docs.length === 0) return "";
+  const rows = docs.map((doc) => fields.map((name) => neutralizeCell(cellText(ownValue(doc, name)))));
+  // One unparse call per batch: papaparse reads its configuration on every call.
+  return `${Papa.unparse(rows, UNPARSE)}\r\n`;
+}
+
+/** A whole small file (BOM, header, rows), for one-shot exports such as a single item. */
+export function csvDocument(
+  docs: readonly Readonly<Record<string, unknown>>[],
+  fields: readonly string[],
+  labels?: Readonly<Record<string, string>>,
+): string {
+  return `${BOM}${csvHeader(fields, labels)}\r\n${csvRows(docs, fields)}`;
+}
+
+const ELLIPSIS = "…";
+
+function graphemes(text: string): string[] {
+  // Cutting by UTF-16 unit would split emoji and leave a base letter without its accent.
+  if (typeof Intl.Segmenter === "function") {
+    return Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text), (s) => s.segment);
+  }
+  return Array.from(text);
+}
+
+/**
+ * A preview cell for the export dialog: at most `max` characters (graphemes) including the "…".
+ * Not neutralised: the preview is HTML text, where a formula is harmless and `'` would mislead.
+ */
+export function previewCell(value: unknown, max = 30): string {
+  const text = cellText(value);
+  if (text.length <= max) return text;
+  const chars = graphemes(text);
+  if (chars.length <= max) return text;
+  if (max < 1) return "";
+  return chars.slice(0, max - 1).join("").trimEnd() + ELLIPSIS;
+}

@@ -1,0 +1,73 @@
+import { previewCell } from "./csv";
+import {
+  EXPORT_CAP,
+  exportFields,
+  exportParams,
+  exportSize,
+  parseExportRequest,
+  PREVIEW_ROWS,
+  type ExportScope,
+} from "./search-export.server";
+import type { Doc } from "~/search/engine";
+import type { ExportDialogView, ExportStep } from "./export-view";
+import type { SearchConfig } from "~/search/search-config";
+import { searchHref, type SearchState } from "~/search/state";
+
+const STEPS: ExportStep[] = ["choose", "limit", "no-fields", "empty", "failed"];
+
+export function exportScopeOf(params: URLSearchParams): ExportScope | null {
+  const scope = params.get("export");
+  return scope === "all" || scope === "page" ? scope : null;
+}
+
+/** The export dialog for the search in `state`, from the URL's export parameters. */
+export function buildExportDialog(input: {
+  params: URLSearchParams;
+  state: SearchState;
+  config: SearchConfig;
+  scope: ExportScope;
+  total: number;
+  previewDocs: Doc[];
+  limit: number;
+}): ExportDialogView {
+  const { params, state, config, scope, total, limit } = input;
+  const request = parseExportRequest(params, config);
+  const select = params.get("export-select");
+  const chosen =
+    select === "all" ? exportFields(config) : select === "none" || params.get("fields-none") === "1" ? [] : request.fields;
+  const chosenKeys = new Set(chosen.map((f) => f.key));
+  const size = exportSize(total, scope, state, limit);
+  const step = STEPS.find((s) => s === params.get("export-step")) ?? (size.inScope === 0 ? "empty" : "choose");
+  const exportRequest = { state, scope, fields: chosen, filename: request.filename };
+  const exportQuery = exportParams(exportRequest, config);
+  const confirmQuery = new URLSearchParams(exportQuery);
+  confirmQuery.set("confirm", "1");
+  const hidden = [...exportParams({ state, scope, fields: [], filename: null }, config)];
+  return {
+    scope,
+    step,
+    query: state.q,
+    total: size.inScope,
+    limit,
+    records: size.records,
+    needsConfirmation: size.needsConfirmation,
+    limitMessage: `You are trying to export ${size.inScope} results, but the maximum export limit is ${size.max} records. Do you want to continue?`,
+    capMessage: size.inScope > EXPORT_CAP ? "Export limited to 50,000 records for performance reasons" : null,
+    fields: exportFields(config).map((f) => ({ key: f.key, label: f.label, checked: chosenKeys.has(f.key) })),
+    filename: request.filename ?? "",
+    preview: {
+      headers: chosen.map((f) => f.label),
+      rows: input.previewDocs.slice(0, PREVIEW_ROWS).map((doc) => chosen.map((f) => previewCell(doc[f.name]))),
+      totalRows: size.records,
+    },
+    hidden,
+    cancelHref: searchHref(state, config),
+    exportHref: `/crib-search/export.csv?${exportQuery}`,
+    continueHref: `/crib-search/export.csv?${confirmQuery}`,
+  };
+}
+
+/** Parameters that belong to the page's view (export dialog, facet search), not to the search. */
+export function isViewParam(name: string): boolean {
+  return name.startsWith("facet-") || name.startsWith("export") || ["fields", "fields-none", "filename", "confirm"].includes(name);
+}

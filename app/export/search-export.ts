@@ -1,0 +1,1 @@
+export type ExportScope = "all" | "page";
