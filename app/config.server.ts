@@ -40,6 +40,7 @@ export const EnvSchema = z
     SESSION_SECRET: z.string().min(16, "at least 16 characters").optional(),
     EXPORT_LIMIT: positiveInt(1000, 50_000),
     SIGNALS_ENABLED: booleanFromEnv.default(true),
+    TYPEAHEAD_ENABLED: booleanFromEnv.default(false),
   })
   .superRefine((env, ctx) => {
     if (env.FUSION_URL && !env.FUSION_APP) {
@@ -71,6 +72,8 @@ export interface AppConfig {
   appUrl: string;
   exportLimit: number;
   signalsEnabled: boolean;
+  /** The spec keeps type-ahead off; the suggest call exists behind this switch. */
+  typeaheadEnabled: boolean;
 }
 
 export class ConfigError extends Error {
@@ -116,6 +119,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     appUrl: e.APP_URL.replace(/\/+$/, ""),
     exportLimit: e.EXPORT_LIMIT,
     signalsEnabled: e.SIGNALS_ENABLED,
+    typeaheadEnabled: e.TYPEAHEAD_ENABLED,
   };
 }
 

@@ -95,6 +95,7 @@ describe("neutralizeCell", () => {
     "-",
     "-5x",
     "-1,5",
+    "=1+2\nsecond line",
   ];
 
   it.each(payloads)("prefixes %j with a single quote", (payload) => {

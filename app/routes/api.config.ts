@@ -18,7 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         exportLimit: config.exportLimit,
         ssoEnabled: config.sso !== null,
         signalsEnabled: config.signalsEnabled,
-        typeaheadEnabled: false,
+        typeaheadEnabled: config.typeaheadEnabled,
         engine: config.fusion ? "fusion" : "embedded",
       },
       requestId,

@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiData, handleApi } from "~/lib/api.server";
-import { getEmbeddedEngine } from "~/search/service.server";
+import { getEmbeddedEngine, getSearchService } from "~/search/service.server";
 
 const started = Date.now();
 
-/** Liveness: answers while the process runs, and says how the catalogue is. */
+/** Liveness: answers while the process runs, and says which engine serves and how the catalogue is. */
 export async function loader({ request }: LoaderFunctionArgs) {
   return handleApi(request, async ({ requestId }) => {
     let catalogue: { ok: boolean; detail?: string };
@@ -13,11 +13,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     } catch (error) {
       catalogue = { ok: false, detail: error instanceof Error ? error.message : "unavailable" };
     }
+    const engines = getSearchService().status();
     return apiData(
       {
-        status: catalogue.ok ? "ok" : "degraded",
+        status: catalogue.ok && engines.primary?.breaker.state !== "open" ? "ok" : "degraded",
         uptimeSeconds: Math.round((Date.now() - started) / 1000),
-        engine: { serving: "embedded", fusion: "not configured" },
+        engines,
         catalogue,
       },
       requestId,

@@ -1,4 +1,5 @@
 import { getConfig } from "~/config.server";
+import { CircuitBreaker, type BreakerSnapshot } from "./circuit-breaker";
 import type {
   BomRequest,
   BomResponse,
@@ -10,59 +11,119 @@ import type {
   SearchRequest,
   SearchResponse,
 } from "./engine";
+import { BackendEngine } from "./engines/backend/backend-engine.server";
 import { ensureCatalog } from "./engines/embedded/catalog-build.server";
 import { EmbeddedEngine } from "./engines/embedded/embedded-engine.server";
+import { FusionError } from "./engines/fusion/errors";
+import { FusionEngine } from "./engines/fusion/fusion-engine.server";
 import { DEFAULT_SEARCH_CONFIG, type SearchConfig } from "./search-config";
 
 export interface Answer<T> {
   value: T;
   /** The engine that answered. */
   engine: EngineName;
-  /** True when the search platform failed or is off and the backup catalogue answered. */
+  /** True when the search platform is configured but the backup catalogue answered. */
   degraded: boolean;
-  /** Time spent in the engine, for Server-Timing. */
+  /** Time spent in the engine(s), for Server-Timing. */
   engineMs: number;
 }
 
+export interface ServiceStatus {
+  serving: EngineName;
+  primary: { name: EngineName; breaker: BreakerSnapshot } | null;
+  fallback: EngineName;
+}
+
+/** Failures that mean "the platform is out", as opposed to a misconfiguration to be shown as is. */
+function isOutage(error: unknown): boolean {
+  return error instanceof FusionError ? error.isOutage : false;
+}
+
 /**
- * Picks the engine for each call. Today that is the embedded catalogue; the search platform
- * registers here as the primary engine and the embedded one stays as the fallback.
+ * Picks the engine for each call: the search platform when it is configured and its circuit is
+ * closed, else the fallback (the product backend or the embedded catalogue). An outage of the
+ * platform is answered by the fallback and marked as degraded; configuration errors (401, 403,
+ * 404) are shown as they are, since the backup would only hide them.
  */
 export class SearchService {
+  readonly breaker: CircuitBreaker;
+
   constructor(
     readonly searchConfig: SearchConfig,
     private readonly engines: { primary: SearchEngine | null; fallback: SearchEngine },
-  ) {}
+    breaker?: CircuitBreaker,
+  ) {
+    this.breaker = breaker ?? new CircuitBreaker();
+  }
 
   get fallbackEngine(): SearchEngine {
     return this.engines.fallback;
   }
 
-  private async run<T>(call: (engine: SearchEngine) => Promise<T>): Promise<Answer<T>> {
-    const engine = this.engines.primary ?? this.engines.fallback;
+  status(): ServiceStatus {
+    const primary = this.engines.primary;
+    const open = primary !== null && this.breaker.state === "open";
+    return {
+      serving: primary && !open ? primary.name : this.engines.fallback.name,
+      primary: primary ? { name: primary.name, breaker: this.breaker.snapshot() } : null,
+      fallback: this.engines.fallback.name,
+    };
+  }
+
+  private async run<T>(call: (engine: SearchEngine) => Promise<T>, context?: RequestContext): Promise<Answer<T>> {
+    const { primary, fallback } = this.engines;
     const started = performance.now();
-    const value = await call(engine);
-    return { value, engine: engine.name, degraded: false, engineMs: performance.now() - started };
+    let outage: unknown = null;
+    if (primary && this.breaker.tryAcquire()) {
+      try {
+        const value = await call(primary);
+        this.breaker.success();
+        return { value, engine: primary.name, degraded: false, engineMs: performance.now() - started };
+      } catch (error) {
+        if (context?.signal?.aborted) {
+          this.breaker.release();
+          throw error;
+        }
+        if (!isOutage(error)) {
+          // The platform answered: it is up, even if the answer is an error.
+          this.breaker.success();
+          throw error;
+        }
+        this.breaker.failure();
+        outage = error;
+        console.warn(`[${context?.requestId ?? "-"}] ${primary.name} failed, answering from ${fallback.name}: ${(error as Error).message}`);
+      }
+    }
+    try {
+      const value = await call(fallback);
+      return { value, engine: fallback.name, degraded: primary !== null, engineMs: performance.now() - started };
+    } catch (error) {
+      // Both failed: the platform's own error says more than the backup's.
+      throw outage ?? error;
+    }
   }
 
   search(request: SearchRequest, context?: RequestContext): Promise<Answer<SearchResponse>> {
-    return this.run((engine) => engine.search(request, context));
+    return this.run((engine) => engine.search(request, context), context);
   }
 
   getProduct(idOrItemNumber: string, context?: RequestContext): Promise<Answer<Doc | null>> {
-    return this.run((engine) => engine.getProduct(idOrItemNumber, context));
+    return this.run((engine) => engine.getProduct(idOrItemNumber, context), context);
   }
 
   bom(request: BomRequest, context?: RequestContext): Promise<Answer<BomResponse>> {
-    return this.run((engine) => engine.bom(request, context));
+    return this.run((engine) => engine.bom(request, context), context);
   }
 
   suggest(prefix: string, count: number, context?: RequestContext): Promise<Answer<string[]>> {
-    return this.run((engine) => engine.suggest(prefix, count, context));
+    return this.run((engine) => engine.suggest(prefix, count, context), context);
   }
 
+  /** Exports read from the platform when its circuit is closed; an export never switches engines mid-file. */
   cursor(request: CursorRequest, context?: RequestContext): AsyncIterable<Doc[]> {
-    return (this.engines.primary ?? this.engines.fallback).cursor(request, context);
+    const { primary, fallback } = this.engines;
+    const usePrimary = primary !== null && this.breaker.state === "closed";
+    return (usePrimary ? primary : fallback).cursor(request, context);
   }
 }
 
@@ -81,8 +142,13 @@ export function getEmbeddedEngine(): EmbeddedEngine {
 
 export function getSearchService(): SearchService {
   if (!service) {
-    const engine = getEmbeddedEngine();
-    service = new SearchService(DEFAULT_SEARCH_CONFIG, { primary: null, fallback: engine });
+    const config = getConfig();
+    const searchConfig = DEFAULT_SEARCH_CONFIG;
+    const primary = config.fusion ? new FusionEngine(config.fusion, searchConfig) : null;
+    const fallback = config.backendUrl
+      ? new BackendEngine({ url: config.backendUrl, timeoutMs: config.fusion?.timeoutMs ?? 30_000 })
+      : getEmbeddedEngine();
+    service = new SearchService(searchConfig, { primary, fallback });
   }
   return service;
 }

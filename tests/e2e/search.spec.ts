@@ -2,7 +2,7 @@
  * The search page: header search, redirects, the results table, the empty state and recent
  * searches. Each test runs with and without JavaScript, with the same assertions.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import {
   apiSearch,
   columnTexts,
@@ -197,7 +197,7 @@ test.describe("states", () => {
 });
 
 test.describe("recent searches", () => {
-  const recentLinks = (page: import("@playwright/test").Page) =>
+  const recentLinks = (page: Page) =>
     page.getByRole("navigation", { name: "Recent searches" }).getByRole("link");
 
   test("the home page lists recent searches newest first, without duplicates", async ({ page }, testInfo) => {

@@ -35,23 +35,15 @@ export function removeIfExists(file: string): void {
   fs.rmSync(file, { force: true });
 }
 
-const STALE_AFTER_MS = 60 * 60 * 1000;
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /**
- * Deletes temporary files a killed build or import left next to `target` (SIGKILL and power cuts
- * skip every cleanup handler). A file is stale when its process is gone, or when it has not been
- * written for an hour: in a container the dead builder may have had the same pid as a live one.
+ * A temporary file nobody has written to for this long belongs to a build or import that died
+ * (SIGKILL and power cuts skip every cleanup handler). Live writers touch their file every few
+ * seconds: SQLite spills its page cache as rows arrive. Age is the test rather than "is its pid
+ * alive", because an import may run in another container, where its pid means nothing here.
  */
+const STALE_AFTER_MS = 10 * 60 * 1000;
+
+/** Deletes temporary files that dead builds or imports left next to `target`. */
 export function removeStaleTempFiles(target: string): void {
   const dir = path.dirname(target);
   const prefix = path.basename(target) + TEMP_MARK;
@@ -62,14 +54,10 @@ export function removeStaleTempFiles(target: string): void {
     return;
   }
   for (const name of names) {
-    if (!name.startsWith(prefix)) continue;
-    const match = /^(\d+)-[0-9a-f]+$/.exec(name.slice(prefix.length));
-    if (!match) continue;
+    if (!name.startsWith(prefix) || !/^\d+-[0-9a-f]+$/.test(name.slice(prefix.length))) continue;
     const file = path.join(dir, name);
     try {
-      const pid = Number(match[1]);
-      const idle = Date.now() - fs.statSync(file).mtimeMs;
-      if ((pid !== process.pid && !processIsAlive(pid)) || idle > STALE_AFTER_MS) removeIfExists(file);
+      if (Date.now() - fs.statSync(file).mtimeMs > STALE_AFTER_MS) removeIfExists(file);
     } catch {
       // Another process removed or renamed it meanwhile: nothing left to clean.
     }
@@ -141,9 +129,9 @@ export function buildSampleCatalog(target: string, options: BuildSampleOptions):
  * once: each builds its own temporary file and the last rename wins with a complete file.
  */
 export function ensureCatalog(target: string, sampleItems: number): boolean {
+  removeStaleTempFiles(target);
   if (fs.existsSync(target)) return false;
   fs.mkdirSync(path.dirname(target), { recursive: true });
-  removeStaleTempFiles(target);
   buildSampleCatalog(target, { items: sampleItems });
   return true;
 }

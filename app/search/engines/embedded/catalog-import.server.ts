@@ -60,31 +60,48 @@ export function formatProblem(problem: ImportProblem): string {
 const quote = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
 
 function describe(value: unknown): string {
-  if (value === undefined) return "nothing";
   if (Array.isArray(value)) return "a list of objects";
   if (typeof value === "object" && value !== null) return "an object";
   return typeof value;
 }
 
-function reject(ctx: { issues: z.core.$ZodRawIssue[] }, input: string, message: string): never {
+type Ctx = { issues: z.core.$ZodRawIssue[] };
+
+function reject(ctx: Ctx, input: string, message: string): never {
   ctx.issues.push({ code: "custom", input, message });
   return z.NEVER;
 }
 
-const Scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const isScalar = (v: unknown) => v === null || ["string", "number", "boolean"].includes(typeof v);
 
 /**
- * One cell as trimmed text. CSV cells are text already; JSON Lines values may be numbers, booleans,
- * null or lists (multi-valued index fields), which are written out the way CSV would have them.
+ * A cell as trimmed text. CSV cells are text already; JSON Lines values may be numbers, booleans,
+ * null or lists (multi-valued index fields), written out the way a CSV would hold them.
+ * Undefined for what no cell can hold (objects).
  */
-const CellText = z
-  .union([Scalar, z.array(Scalar)], { error: (issue) => `expected text or a number, got ${describe(issue.input)}` })
-  .optional()
-  .transform((value) => {
-    if (value === null || value === undefined) return "";
-    if (Array.isArray(value)) return value.filter((v) => v !== null && v !== "").map(String).join(", ");
-    return String(value).trim();
+function cellText(value: unknown): string | undefined {
+  if (typeof value === "string") return value.trim();
+  if (value === null || value === undefined) return "";
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value) && value.every(isScalar)) {
+    return value.filter((v) => v !== null && v !== "").map((v) => String(v).trim()).join(", ");
+  }
+  return undefined;
+}
+
+/**
+ * A column's schema: the cell's text, then `convert`. One transform per cell rather than a chain of
+ * zod types: this runs fifty times per row, a million rows per import.
+ */
+function cellSchema<T>(convert: (text: string, ctx: Ctx) => T) {
+  return z.unknown().transform((value, ctx): T => {
+    const text = cellText(value);
+    return text === undefined ? reject(ctx, "", `expected text or a number, got ${describe(value)}`) : convert(text, ctx);
   });
+}
+
+/** An optional column: a missing key (JSON Lines, or a column the CSV leaves out) stays absent. */
+const cell = <T>(convert: (text: string, ctx: Ctx) => T) => cellSchema(convert).optional();
 
 const INTEGER = /^[+-]?\d+$/;
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -94,35 +111,41 @@ const DATE =
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /**
- * An ISO 8601 date or date-time as a UTC instant without milliseconds (`2024-03-15T09:30:00Z`), the
- * form Fusion returns, so both engines sort and display dates alike. A date alone is midnight UTC;
+ * An ISO 8601 date or date-time as a UTC instant (`2024-03-15T09:30:00Z`, milliseconds only when not
+ * zero), the form Fusion returns, so both engines sort and display dates alike. A date alone is midnight UTC;
  * a time without zone is taken as UTC. Null when the text is not a real date.
  */
 export function normalizeDate(text: string): string | null {
   const m = DATE.exec(text);
   if (!m) return null;
-  const [, y, mo, d, h, mi, s, fraction, zone] = m;
+  const [, y, mo, d, h, mi, s = "00", fraction = "", zone = "Z"] = m;
   const year = Number(y);
   const month = Number(mo);
   const day = Number(d);
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
   if (h === undefined) return `${y}-${mo}-${d}T00:00:00Z`;
-  if (Number(h) > 23 || Number(mi) > 59 || Number(s ?? 0) > 59) return null;
-  const offset = !zone || zone === "Z" ? "Z" : zone.includes(":") ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
-  const ms = Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${s ?? "00"}${(fraction ?? "").slice(0, 4)}${offset}`);
+  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null;
+  // The common case needs no Date: a million rows carry two dates each.
+  if (zone === "Z" && Number(fraction || 0) === 0) return `${y}-${mo}-${d}T${h}:${mi}:${s}Z`;
+  const offset = zone === "Z" || zone.includes(":") ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
+  const ms = Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${s}${fraction.slice(0, 4)}${offset}`);
   if (Number.isNaN(ms)) return null;
   return new Date(ms).toISOString().replace(".000Z", "Z");
 }
 
-const textCell = CellText.transform((s, ctx) => {
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+const textCell = cell((s, ctx) => {
   if (s.length > MAX_TEXT_LENGTH) {
     return reject(ctx, s, `longer than ${MAX_TEXT_LENGTH.toLocaleString("en-US")} characters (${s.length.toLocaleString("en-US")})`);
   }
   return s === "" ? null : s;
 });
 
-const intCell = CellText.transform((s, ctx) => {
+const intCell = cell((s, ctx) => {
   if (s === "") return null;
   if (!INTEGER.test(s)) return reject(ctx, s, `expected an integer, got ${quote(s)}`);
   const n = Number(s);
@@ -130,27 +153,33 @@ const intCell = CellText.transform((s, ctx) => {
   return n;
 });
 
-const floatCell = CellText.transform((s, ctx) => {
+const floatCell = cell((s, ctx) => {
   if (s === "") return null;
   const n = Number(s);
   if (!DECIMAL.test(s) || !Number.isFinite(n)) return reject(ctx, s, `expected a number, got ${quote(s)}`);
   return n;
 });
 
-const dateCell = CellText.transform((s, ctx) => {
+const dateCell = cell((s, ctx) => {
   if (s === "") return null;
   return normalizeDate(s) ?? reject(ctx, s, `expected an ISO 8601 date such as 2024-03-15 or 2024-03-15T09:30:00Z, got ${quote(s)}`);
 });
 
-/** An identifier: optional here, `requiredKey` adds the presence check. */
-const keyCell = CellText.transform((s, ctx) => {
+/** Item numbers and ids: short and printable, as they end up in URLs and file names. */
+function checkKey(s: string, ctx: Ctx): string {
   if (s.length > MAX_KEY_LENGTH) return reject(ctx, s, `longer than ${MAX_KEY_LENGTH} characters`);
   if (CONTROL.test(s)) return reject(ctx, s, "contains a line break, tab or other control character");
-  return s === "" ? null : s;
-});
+  return s;
+}
 
-const requiredKey = (what: string) =>
-  keyCell.transform((s, ctx) => s ?? reject(ctx, "", `required: every ${what} needs one`));
+const keyCell = cell((s, ctx) => (s === "" ? null : checkKey(s, ctx)));
+
+/** A missing key must reach the check too, hence the preprocess rather than an optional cell. */
+const requiredKey = (message: string) =>
+  z.preprocess(
+    (value) => value ?? "",
+    cellSchema((s, ctx) => (s === "" ? reject(ctx, s, message) : checkKey(s, ctx))),
+  );
 
 const CELL_SCHEMAS: Record<ColumnType, typeof textCell | typeof intCell | typeof floatCell | typeof dateCell> = {
   string: textCell,
@@ -170,7 +199,7 @@ const extraCell = z.unknown().transform((value, ctx): FieldValue => {
 });
 
 const itemShape = Object.fromEntries(
-  ITEM_COLUMNS.map((c) => [c.name, c.name === "item_number_s" ? requiredKey("item") : CELL_SCHEMAS[c.type]]),
+  ITEM_COLUMNS.map((c) => [c.name, c.name === "item_number_s" ? requiredKey("missing: every item needs an item number") : CELL_SCHEMAS[c.type]]),
 );
 
 /** One item row (CSV or JSON Lines) → a catalogue document; `id` defaults to the item number. */
@@ -178,25 +207,26 @@ export const ItemRowSchema = z
   .object({ ...itemShape, id: keyCell })
   .catchall(extraCell)
   .transform((row): Doc => {
-    const itemNumber = row.item_number_s as string;
-    return { ...row, id: (row.id as string | null) ?? itemNumber };
+    // Reuses the parsed object: a copy per row is measurable garbage on a million rows.
+    row.id ??= String(row.item_number_s);
+    return row as Doc;
   });
 
 const BOM_TYPES: readonly BomType[] = ["asset", "pm", "other"];
 
-const bomTypeCell = CellText.transform((s, ctx): BomType => {
+const bomTypeCell = cell((s, ctx): BomType => {
   if (s === "") return "other";
   const type = BOM_TYPES.find((t) => t === s.toLowerCase());
   return type ?? reject(ctx, s, `expected asset, pm or other, got ${quote(s)}`);
 });
 
-/** One BOM row; `id` is filled in by the importer when absent (see bomId). */
+/** One BOM row; the importer fills in `id` when absent. */
 export const BomRowSchema = z.strictObject(
   {
     id: keyCell,
     type: bomTypeCell,
     org_code: textCell,
-    item_number: requiredKey("BOM record"),
+    item_number: requiredKey("missing: every BOM record needs the item number of its component"),
     asset_number: textCell,
     asset_serial_number: textCell,
     asset_group: textCell,
@@ -212,9 +242,8 @@ export const BomRowSchema = z.strictObject(
 // ---------------------------------------------------------------------------------------------
 // Reading files
 
-type SourceRecord =
-  | { line: number; values: Record<string, unknown> }
-  | { line: number; problem: string; field?: string; fatal?: boolean };
+/** A row to validate, or a problem with the file itself. Readers end after a problem they cannot read past. */
+type SourceRecord = { line: number; values: Record<string, unknown> } | { line: number; problem: string };
 
 type Format = "csv" | "jsonl";
 
@@ -317,7 +346,12 @@ function csvRows(file: string, onBytes: (bytes: number) => void): AsyncGenerator
       }
       return { items: rows, consumed: final ? text.length : (complete.at(-1)?.end ?? 0) };
     },
-    () => ({ line, cells: [], fatal: true, error: `a record longer than ${MAX_RECORD_CHARS.toLocaleString("en-US")} characters: probably a quote that is never closed` }),
+    () => ({
+      line,
+      cells: [],
+      fatal: true,
+      error: `a record longer than ${MAX_RECORD_CHARS.toLocaleString("en-US")} characters: probably a quote that is never closed`,
+    }),
   );
 }
 
@@ -334,7 +368,7 @@ async function* csvRecords(file: string, columns: Columns, onBytes: (bytes: numb
   for await (const row of csvRows(file, onBytes)) {
     if (row.error) {
       const hint = row.fatal ? "" : " (a value holding a double quote must be in double quotes, its quotes doubled)";
-      yield { line: row.line, problem: `malformed CSV: ${row.error}${hint}`, ...(row.fatal ? { fatal: true } : {}) };
+      yield { line: row.line, problem: `malformed CSV: ${row.error}${hint}` };
       if (row.fatal) return;
       continue;
     }
@@ -359,7 +393,7 @@ async function* csvRecords(file: string, columns: Columns, onBytes: (bytes: numb
         if (!seen.has(name)) problems.push(`the header has no ${name} column (the first line must name the columns)`);
       }
       if (problems.length > 0) {
-        for (const problem of problems) yield { line: row.line, problem, fatal: true };
+        for (const problem of problems) yield { line: row.line, problem };
         return;
       }
       header = names;
@@ -385,7 +419,7 @@ async function* csvRecords(file: string, columns: Columns, onBytes: (bytes: numb
     if (unnamed) yield { line: row.line, problem: "a value in a column without a name in the header" };
     else yield { line: row.line, values };
   }
-  if (header === null) yield { line: 0, problem: "the file is empty: expected a header line naming the columns", fatal: true };
+  if (header === null) yield { line: 0, problem: "the file is empty: expected a header line naming the columns" };
 }
 
 async function* jsonlRecords(file: string, onBytes: (bytes: number) => void): AsyncGenerator<SourceRecord> {
@@ -410,7 +444,7 @@ async function* jsonlRecords(file: string, onBytes: (bytes: number) => void): As
           items.push(
             typeof value === "object" && value !== null && !Array.isArray(value)
               ? { line: at, values: value as Record<string, unknown> }
-              : { line: at, problem: `expected a JSON object, got ${Array.isArray(value) ? "a list" : typeof value}` },
+              : { line: at, problem: `expected a JSON object, got ${value === null ? "null" : Array.isArray(value) ? "a list" : typeof value}` },
           );
         } catch (error) {
           items.push({ line: at, problem: `not valid JSON: ${(error as Error).message}` });
@@ -418,7 +452,7 @@ async function* jsonlRecords(file: string, onBytes: (bytes: number) => void): As
       }
       return { items, consumed: Math.min(start, text.length) };
     },
-    () => ({ line, problem: `a line longer than ${MAX_RECORD_CHARS.toLocaleString("en-US")} characters`, fatal: true }),
+    () => ({ line, problem: `a line longer than ${MAX_RECORD_CHARS.toLocaleString("en-US")} characters` }),
   );
   for await (const record of lines) if (record) yield record;
 }
@@ -430,13 +464,13 @@ function records(file: string, columns: Columns, onBytes: (bytes: number) => voi
 // ---------------------------------------------------------------------------------------------
 // Uniqueness
 
+type KeyKind = "item_number" | "item_id" | "bom_id";
+
 /**
  * Remembers every item number, item id and BOM id with its line, so a duplicate names both lines.
  * It lives in a throw-away SQLite file rather than a JS Map: a million keys stay off the heap.
  * Item numbers compare case-insensitively (ASCII), as the catalogue looks them up.
  */
-type KeyKind = "item_number" | "item_id" | "bom_id";
-
 class KeyRegister {
   private readonly db = new Database("");
   private readonly statements: Record<KeyKind, { claim: Database.Statement; line: Database.Statement }>;
@@ -515,13 +549,11 @@ export interface ImportReport {
 
 class Problems {
   readonly list: ImportProblem[] = [];
+  /** A problem beyond the listed ones was found; reading stops there. */
   truncated = false;
   add(problem: ImportProblem): void {
     if (this.list.length < MAX_PROBLEMS) this.list.push(problem);
     else this.truncated = true;
-  }
-  get full(): boolean {
-    return this.list.length >= MAX_PROBLEMS;
   }
   get any(): boolean {
     return this.list.length > 0;
@@ -536,31 +568,128 @@ function issueProblems(file: string, line: number, error: z.ZodError): ImportPro
   });
 }
 
+/** What the item and BOM passes share. */
+interface ImportRun {
+  writer: CatalogWriter;
+  keys: KeyRegister;
+  problems: Problems;
+  signal: AbortSignal | undefined;
+  onBytes: (bytes: number) => void;
+  /** Counts a row read and reports progress. */
+  onRow: (phase: "items" | "bom") => void;
+}
+
+const ITEM_FILE_COLUMNS: Columns = { known: ["id", ...ITEM_COLUMNS.map((c) => c.name)], required: ["item_number_s"], extraColumns: true };
+const BOM_FILE_COLUMNS: Columns = { known: BOM_COLUMNS, required: ["item_number"], extraColumns: false };
+
+async function importItems(itemsPath: string, run: ImportRun): Promise<void> {
+  const { writer, keys, problems } = run;
+  const file = path.basename(itemsPath);
+  for await (const record of records(itemsPath, ITEM_FILE_COLUMNS, run.onBytes)) {
+    run.signal?.throwIfAborted();
+    run.onRow("items");
+    if ("problem" in record) {
+      problems.add({ file, line: record.line, message: record.problem });
+      continue;
+    }
+    const parsed = ItemRowSchema.safeParse(record.values);
+    if (!parsed.success) {
+      for (const problem of issueProblems(file, record.line, parsed.error)) problems.add(problem);
+    } else {
+      const doc = parsed.data;
+      const itemNumber = String(doc.item_number_s);
+      const firstNumber = keys.claim("item_number", itemNumber, record.line);
+      if (firstNumber !== null) {
+        problems.add({
+          file,
+          line: record.line,
+          field: "item_number_s",
+          message: `duplicate item number ${quote(itemNumber)} (first on line ${firstNumber})`,
+        });
+      }
+      const firstId = keys.claim("item_id", doc.id, record.line);
+      if (firstId !== null) {
+        problems.add({ file, line: record.line, field: "id", message: `duplicate id ${quote(doc.id)} (first on line ${firstId})` });
+      }
+      // After the first problem rows are only checked: the new file will be thrown away anyway.
+      if (!problems.any) writer.addItem(doc);
+    }
+    if (problems.truncated) return;
+  }
+  if (!problems.any && writer.counts.items === 0) {
+    problems.add({ file, line: 0, message: "no items: importing it would leave an empty catalogue" });
+  }
+}
+
+/** Returns how many records name an item number that is not in the catalogue. */
+async function importBoms(bomPath: string, run: ImportRun): Promise<number> {
+  const { writer, keys, problems } = run;
+  const file = path.basename(bomPath);
+  let unknownItems = 0;
+  for await (const record of records(bomPath, BOM_FILE_COLUMNS, run.onBytes)) {
+    run.signal?.throwIfAborted();
+    run.onRow("bom");
+    if ("problem" in record) {
+      problems.add({ file, line: record.line, message: record.problem });
+      continue;
+    }
+    const parsed = BomRowSchema.safeParse(record.values);
+    if (!parsed.success) {
+      for (const problem of issueProblems(file, record.line, parsed.error)) problems.add(problem);
+    } else {
+      const row = parsed.data;
+      const bom: BomDoc = {
+        // Derived from the line, so importing the same file again gives the same ids.
+        id: row.id ?? `bom-${record.line}`,
+        type: row.type ?? "other",
+        org_code: row.org_code ?? null,
+        item_number: row.item_number,
+        asset_number: row.asset_number ?? null,
+        asset_serial_number: row.asset_serial_number ?? null,
+        asset_group: row.asset_group ?? null,
+        asset_description: row.asset_description ?? null,
+        quantity: row.quantity ?? null,
+      };
+      const first = keys.claim("bom_id", bom.id, record.line);
+      if (first !== null) {
+        problems.add({ file, line: record.line, field: "id", message: `duplicate id ${quote(bom.id)} (first on line ${first})` });
+      }
+      if (!keys.knowsItem(bom.item_number)) unknownItems++;
+      if (!problems.any) writer.addBom(bom);
+    }
+    if (problems.truncated) break;
+  }
+  return unknownItems;
+}
+
+/** Reads the input files' sizes, or fails with a problem per file that cannot be imported. */
+function inputBytes(files: string[]): number {
+  const problems: ImportProblem[] = [];
+  let total = 0;
+  for (const file of files) {
+    const name = path.basename(file);
+    if (!formatOf(file)) problems.push({ file: name, line: 0, message: "expected a .csv or .jsonl file" });
+    try {
+      const stat = fs.statSync(file);
+      if (!stat.isFile()) problems.push({ file: name, line: 0, message: "not a file" });
+      total += stat.size;
+    } catch {
+      problems.push({ file: name, line: 0, message: `cannot read ${file}` });
+    }
+  }
+  if (problems.length > 0) throw new CatalogImportError(problems);
+  return total;
+}
+
 /** Validates and imports `itemsPath` (and `bomPath`) into a new catalogue that replaces `target`. */
 export async function importCatalog(options: ImportOptions): Promise<ImportReport> {
   const started = performance.now();
   const { target, signal } = options;
-  const inputs = [options.itemsPath, ...(options.bomPath ? [options.bomPath] : [])];
-
-  const fileProblems: ImportProblem[] = [];
-  let totalBytes = 0;
-  for (const file of inputs) {
-    const name = path.basename(file);
-    if (!formatOf(file)) fileProblems.push({ file: name, line: 0, message: "expected a .csv or .jsonl file" });
-    try {
-      const stat = fs.statSync(file);
-      if (!stat.isFile()) fileProblems.push({ file: name, line: 0, message: "not a file" });
-      totalBytes += stat.size;
-    } catch {
-      fileProblems.push({ file: name, line: 0, message: `cannot read ${file}` });
-    }
-  }
-  if (fileProblems.length > 0) throw new CatalogImportError(fileProblems);
+  const totalBytes = inputBytes([options.itemsPath, ...(options.bomPath ? [options.bomPath] : [])]);
 
   fs.mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
   removeStaleTempFiles(target);
   const tempPath = tempPathFor(target);
-  const problems = new Problems();
   let bytesRead = 0;
   let rows = 0;
   let lastProgress = -Infinity;
@@ -579,92 +708,34 @@ export async function importCatalog(options: ImportOptions): Promise<ImportRepor
       etaSeconds: bytesRead > 0 && seconds > 0.2 ? Math.max(0, (seconds * (totalBytes - bytesRead)) / bytesRead) : null,
     });
   };
-  const onBytes = (bytes: number) => {
-    bytesRead += bytes;
-  };
 
   const keys = new KeyRegister();
   let writer: CatalogWriter | undefined;
   let finished = false;
-  let bomItemsNotInCatalogue = 0;
   try {
-    const w = new CatalogWriter(tempPath);
-    writer = w;
-
-    const itemsFile = path.basename(options.itemsPath);
-    const itemColumns: Columns = { known: ["id", ...ITEM_COLUMNS.map((c) => c.name)], required: ["item_number_s"], extraColumns: true };
-    for await (const record of records(options.itemsPath, itemColumns, onBytes)) {
-      signal?.throwIfAborted();
-      rows++;
-      progress("items");
-      if ("problem" in record) {
-        problems.add({ file: itemsFile, line: record.line, message: record.problem });
-        if (record.fatal) break;
-        continue;
-      }
-      const parsed = ItemRowSchema.safeParse(record.values);
-      if (!parsed.success) {
-        for (const problem of issueProblems(itemsFile, record.line, parsed.error)) problems.add(problem);
-      } else {
-        const doc = parsed.data;
-        const itemNumber = String(doc.item_number_s);
-        const firstNumber = keys.claim("item_number", itemNumber, record.line);
-        if (firstNumber !== null) {
-          problems.add({
-            file: itemsFile,
-            line: record.line,
-            field: "item_number_s",
-            message: `duplicate item number ${quote(itemNumber)} (first on line ${firstNumber})`,
-          });
-        }
-        const firstId = keys.claim("item_id", doc.id, record.line);
-        if (firstId !== null) {
-          problems.add({ file: itemsFile, line: record.line, field: "id", message: `duplicate id ${quote(doc.id)} (first on line ${firstId})` });
-        }
-        // After the first problem rows are only checked: the file will be thrown away anyway.
-        if (!problems.any) w.addItem(doc);
-      }
-      if (problems.full) break;
-    }
-    if (!problems.any && w.counts.items === 0) {
-      problems.add({ file: itemsFile, line: 0, message: "no items: importing it would leave an empty catalogue" });
-    }
-
-    if (options.bomPath && !problems.full) {
-      const bomFile = path.basename(options.bomPath);
-      const bomColumns: Columns = { known: BOM_COLUMNS, required: ["item_number"], extraColumns: false };
-      for await (const record of records(options.bomPath, bomColumns, onBytes)) {
-        signal?.throwIfAborted();
+    writer = new CatalogWriter(tempPath);
+    const run: ImportRun = {
+      writer,
+      keys,
+      problems: new Problems(),
+      signal,
+      onBytes: (bytes) => {
+        bytesRead += bytes;
+      },
+      onRow: (phase) => {
         rows++;
-        progress("bom");
-        if ("problem" in record) {
-          problems.add({ file: bomFile, line: record.line, message: record.problem });
-          if (record.fatal) break;
-          continue;
-        }
-        const parsed = BomRowSchema.safeParse(record.values);
-        if (!parsed.success) {
-          for (const problem of issueProblems(bomFile, record.line, parsed.error)) problems.add(problem);
-        } else {
-          // Generated ids are stable across imports of the same file.
-          const bom: BomDoc = { ...parsed.data, id: parsed.data.id ?? `bom-${record.line}` };
-          const first = keys.claim("bom_id", bom.id, record.line);
-          if (first !== null) {
-            problems.add({ file: bomFile, line: record.line, field: "id", message: `duplicate id ${quote(bom.id)} (first on line ${first})` });
-          }
-          if (!keys.knowsItem(bom.item_number)) bomItemsNotInCatalogue++;
-          if (!problems.any) w.addBom(bom);
-        }
-        if (problems.full) break;
-      }
-    }
-
-    if (problems.any) throw new CatalogImportError(problems.list, problems.truncated);
+        progress(phase);
+      },
+    };
+    await importItems(options.itemsPath, run);
+    const bomItemsNotInCatalogue =
+      options.bomPath && !run.problems.truncated ? await importBoms(options.bomPath, run) : 0;
+    if (run.problems.any) throw new CatalogImportError(run.problems.list, run.problems.truncated);
     signal?.throwIfAborted();
 
     progress("indexing", true);
-    const counts = w.counts;
-    w.finish({
+    const counts = writer.counts;
+    writer.finish({
       source: "import",
       items_file: path.basename(options.itemsPath),
       bom_file: options.bomPath ? path.basename(options.bomPath) : "",

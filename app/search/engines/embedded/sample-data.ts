@@ -21,8 +21,9 @@ import type { BomDoc, BomType, Doc } from "../../engine";
  * - dates are UTC instants in the form the importer stores (`2016-04-09T13:05:44Z`).
  *
  * BOMs (`generateBoms`) reference real item numbers of a catalogue of the same size and seed:
- * - about 1.5 records per item, heavily skewed: a handful of components are used 30+ times
- *   (several pages of Where Used at 5 per section), most items are used nowhere;
+ * - about 1.5 records per item, heavily skewed: from a few thousand items up, a handful of
+ *   components are used 30+ times (several pages of Where Used at 5 per section), while about 40%
+ *   of the items are used nowhere;
  * - `asset` records come from plant equipment (AST-…), `pm` records from preventive-maintenance
  *   kits (PM-…) that hold wear parts only (filters, belts, bearings, seals, gaskets, lamps, hoses),
  *   `other` records from tooling fixtures (TL-…). Equipment rarely uses wear parts, so there are
@@ -149,7 +150,6 @@ interface Category {
 
 const ALL: readonly Appliance[] = APPLIANCES;
 const COOLING: readonly Appliance[] = ["Refrigerator", "Room Air Conditioner"];
-const COOKING: readonly Appliance[] = ["Range", "Wall Oven", "Microwave"];
 const LAUNDRY: readonly Appliance[] = ["Washer", "Dryer"];
 const WET: readonly Appliance[] = ["Dishwasher", "Washer", "Refrigerator"];
 
@@ -763,8 +763,11 @@ function buildItem(item: ItemBasics, seed: number): Doc {
 
   const notes: (() => string)[] = [
     () => `Critical spare for ${rng.pick(["Line 1", "Line 2", "Line 3", "the foam line", "the paint shop"])} - keep ${rng.int(1, 4)} on shelf`,
-    // Only an earlier item is sure to exist in a catalogue of any size.
-    () => (item.index > 0 ? `Substitute ${sampleItemKey(mix(seed, item.index, 5) % item.index, seed).itemNumber} when out of stock` : "Sole source - no substitute"),
+    () => {
+      // Only an earlier item is sure to exist in a catalogue of any size.
+      if (item.index === 0) return "Sole source - no substitute";
+      return `Substitute ${sampleItemKey(mix(seed, item.index, 5) % item.index, seed).itemNumber} when out of stock`;
+    },
     () => "Vendor managed inventory - do not place manual orders",
     () => "Quarantine on receipt for QA inspection",
     () => `Order in multiples of ${rng.pick([5, 10, 25, 50])}`,
@@ -911,7 +914,7 @@ export function* generateBoms(itemCount: number, seed = DEFAULT_SAMPLE_SEED): Ge
   };
 
   const parents: { type: BomType; count: number; prefix: string; components: [number, number] }[] = [
-    { type: "asset", count: Math.max(3, Math.ceil(itemCount / 10)), prefix: "AST", components: [4, 24] },
+    { type: "asset", count: Math.max(3, Math.ceil(itemCount / 10)), prefix: "AST", components: [3, 21] },
     { type: "pm", count: Math.max(2, Math.ceil(itemCount / 40)), prefix: "PM", components: [4, 18] },
     { type: "other", count: Math.max(1, Math.ceil(itemCount / 100)), prefix: "TL", components: [2, 8] },
   ];

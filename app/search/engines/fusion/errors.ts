@@ -1,0 +1,71 @@
+import { SearchError } from "../../errors";
+
+export const PLATFORM = "Fusion";
+
+export type FusionErrorKind =
+  | "unauthorized"
+  | "forbidden"
+  | "not-found"
+  | "http"
+  | "unreachable"
+  | "refused"
+  | "timeout"
+  | "malformed"
+  | "not-configured"
+  | "failed";
+
+/** Fusion failures with the spec's texts (core-search §8). */
+export class FusionError extends SearchError {
+  override name = "FusionError";
+  constructor(
+    readonly kind: FusionErrorKind,
+    message: string,
+    readonly httpStatus?: number,
+  ) {
+    super(message, kind === "not-found" ? 502 : 503);
+  }
+
+  /** Outages fall back to the backup catalogue; configuration errors are shown as they are. */
+  get isOutage(): boolean {
+    return ["unreachable", "refused", "timeout", "malformed", "failed"].includes(this.kind) || (this.kind === "http" && (this.httpStatus ?? 0) >= 500);
+  }
+}
+
+export const MESSAGES = {
+  unauthorized: "Authentication failed - API key may be invalid or expired",
+  forbidden: "Access forbidden - API key may not have required permissions",
+  notFound: "Query profile or collection not found - check configuration",
+  unreachable: `${PLATFORM} endpoint not reachable - check endpoint URL`,
+  refused: `Connection refused - ${PLATFORM} service may be down`,
+  timeout: `Request timeout - ${PLATFORM} service may be slow or unreachable`,
+  failed: "Search request failed",
+  notConfigured: `${PLATFORM} service not configured. Call configure() first.`,
+  cursorNotConfigured: `${PLATFORM} service not configured. Cannot perform cursor export.`,
+} as const;
+
+export function httpError(status: number, message: string): FusionError {
+  if (status === 401) return new FusionError("unauthorized", MESSAGES.unauthorized, status);
+  if (status === 403) return new FusionError("forbidden", MESSAGES.forbidden, status);
+  if (status === 404) return new FusionError("not-found", MESSAGES.notFound, status);
+  return new FusionError("http", `HTTP ${status}: ${message}`, status);
+}
+
+/** A transport failure (fetch rejected) → the spec's text for it. */
+export function transportError(error: unknown, timedOut: boolean): FusionError {
+  if (timedOut) return new FusionError("timeout", MESSAGES.timeout);
+  const codes: string[] = [];
+  let cause: unknown = error;
+  for (let depth = 0; cause && depth < 5; depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === "string") codes.push(code);
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  if (codes.some((c) => c === "ECONNREFUSED")) return new FusionError("refused", MESSAGES.refused);
+  if (codes.some((c) => c === "ENOTFOUND" || c === "EAI_AGAIN" || c === "EHOSTUNREACH" || c === "ENETUNREACH")) {
+    return new FusionError("unreachable", MESSAGES.unreachable);
+  }
+  if (codes.some((c) => c === "ETIMEDOUT" || c === "UND_ERR_CONNECT_TIMEOUT" || c === "UND_ERR_HEADERS_TIMEOUT")) {
+    return new FusionError("timeout", MESSAGES.timeout);
+  }
+  return new FusionError("failed", MESSAGES.failed);
+}

@@ -1,0 +1,161 @@
+import type {
+  BomRequest,
+  BomResponse,
+  CursorRequest,
+  Doc,
+  EngineHealth,
+  RequestContext,
+  SearchEngine,
+  SearchRequest,
+  SearchResponse,
+} from "../../engine";
+import type { SearchConfig } from "../../search-config";
+import { FusionError } from "./errors";
+import { fusionGet } from "./http.server";
+import { parseSearchResponse, parseSolrBody, parseSuggestions, toBomDoc, toDoc } from "./parse-response.server";
+import { buildQuery, CURSOR_STEPS, solrPhrase } from "./query-builder";
+
+export interface FusionSettings {
+  url: string;
+  app: string;
+  queryProfile: string;
+  collection?: string;
+  apiKey?: string;
+  bomProfile: string;
+  assetBomProfile: string;
+  timeoutMs: number;
+}
+
+/** Spec §9: pause between cursor batches, so a long export does not monopolise the cluster. */
+export const CURSOR_PAUSE_MS = 100;
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+
+/** Lucidworks Fusion behind the engine interface: query profiles over HTTP, answers parsed with zod. */
+export class FusionEngine implements SearchEngine {
+  readonly name = "fusion" as const;
+
+  constructor(
+    private readonly settings: FusionSettings,
+    private readonly searchConfig: SearchConfig,
+    private readonly pauseMs = CURSOR_PAUSE_MS,
+  ) {}
+
+  private profileUrl(profile: string, params: URLSearchParams, suffix = ""): string {
+    const { url, app } = this.settings;
+    return `${url}/api/apps/${encodeURIComponent(app)}/query/${encodeURIComponent(profile)}${suffix}?${params}`;
+  }
+
+  private get(url: string, context?: RequestContext) {
+    return fusionGet(url, {
+      apiKey: this.settings.apiKey,
+      timeoutMs: this.settings.timeoutMs,
+      requestId: context?.requestId,
+      signal: context?.signal,
+    });
+  }
+
+  async search(request: SearchRequest, context?: RequestContext): Promise<SearchResponse> {
+    const params = buildQuery(request, this.searchConfig, { collection: this.settings.collection });
+    const { body, headers } = await this.get(this.profileUrl(this.settings.queryProfile, params), context);
+    return parseSearchResponse(body, request.facetFields, headers.get("x-fusion-query-id"));
+  }
+
+  /**
+   * Every match through `cursorMark`, from `*`, sorted with the `id` tie-breaker, until the mark
+   * repeats. A failure names the batch: `Failed to fetch batch {n}: {reason}`.
+   */
+  async *cursor(request: CursorRequest, context?: RequestContext): AsyncIterable<Doc[]> {
+    let mark = "*";
+    let delivered = 0;
+    const limit = request.limit ?? Number.POSITIVE_INFINITY;
+    for (let batch = 1; delivered < limit; batch++) {
+      if (batch > 1 && this.pauseMs > 0) await sleep(this.pauseMs, context?.signal);
+      if (context?.signal?.aborted) return;
+      const rows = Math.min(request.batchSize, limit - delivered);
+      const params = buildQuery(
+        { ...request, start: 0, rows, facetFields: [], highlight: false },
+        this.searchConfig,
+        { collection: this.settings.collection, cursorMark: mark },
+        CURSOR_STEPS,
+      );
+      let next: string | undefined;
+      let docs: Doc[];
+      try {
+        const { body } = await this.get(this.profileUrl(this.settings.queryProfile, params), context);
+        const solr = parseSolrBody(body);
+        docs = solr.response.docs.map((d) => toDoc(d));
+        next = solr.nextCursorMark;
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new FusionError(error instanceof FusionError ? error.kind : "failed", `Failed to fetch batch ${batch}: ${reason}`);
+      }
+      if (docs.length > 0) {
+        delivered += docs.length;
+        yield docs;
+      }
+      if (!next || next === mark || docs.length === 0) return;
+      mark = next;
+    }
+  }
+
+  async getProduct(idOrItemNumber: string, context?: RequestContext): Promise<Doc | null> {
+    const value = solrPhrase(idOrItemNumber);
+    const params = new URLSearchParams({ q: `item_number_s:${value} OR id:${value}`, rows: "1", start: "0", wt: "json", fl: "*,score" });
+    if (this.settings.collection) params.set("collection", this.settings.collection);
+    const { body } = await this.get(this.profileUrl(this.settings.queryProfile, params), context);
+    const doc = parseSolrBody(body).response.docs[0];
+    return doc ? toDoc(doc) : null;
+  }
+
+  async bom(request: BomRequest, context?: RequestContext): Promise<BomResponse> {
+    const params = new URLSearchParams({ start: String(request.start), rows: String(request.rows), wt: "json" });
+    if (request.sort) params.set("sort", `${request.sort.field} ${request.sort.direction}`);
+    let url: string;
+    if (request.type === "asset") {
+      params.set("fq", `item_number_s:${solrPhrase(request.itemNumber)}`);
+      url = this.profileUrl(this.settings.assetBomProfile, params);
+    } else {
+      params.set("itemNumber", request.itemNumber);
+      if (request.type) params.set("type", request.type);
+      url = this.profileUrl(this.settings.bomProfile, params);
+    }
+    const { body } = await this.get(url, context);
+    const solr = parseSolrBody(body);
+    return { docs: solr.response.docs.map((d) => toBomDoc(d)), total: solr.response.numFound };
+  }
+
+  /** Type-ahead: a failure gives no suggestions rather than an error (spec §8). */
+  async suggest(prefix: string, count: number, context?: RequestContext): Promise<string[]> {
+    if (!prefix.trim()) return [];
+    const params = new URLSearchParams({
+      suggest: "true",
+      "suggest.dictionary": "default",
+      "suggest.q": prefix,
+      "suggest.count": String(count),
+    });
+    if (this.settings.collection) params.set("collection", this.settings.collection);
+    try {
+      const { body } = await this.get(this.profileUrl(this.settings.queryProfile, params, "/suggest"), context);
+      return parseSuggestions(body).slice(0, count);
+    } catch {
+      return [];
+    }
+  }
+
+  async health(context?: RequestContext): Promise<EngineHealth> {
+    try {
+      await this.search({ q: "*:*", within: [], filters: [], sort: null, start: 0, rows: 1, facetFields: [], highlight: false }, context);
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, detail: error instanceof Error ? error.message : String(error) };
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import { randomUUID } from "node:crypto";
+import { FusionError, httpError, MESSAGES, transportError } from "./errors";
+
+export interface FusionHttpOptions {
+  apiKey?: string;
+  timeoutMs: number;
+  requestId?: string;
+  signal?: AbortSignal;
+}
+
+export interface FusionHttpResponse {
+  body: unknown;
+  headers: Headers;
+}
+
+/** The message inside a Solr/Fusion error body: `error.msg`, then `message`, then `details`. */
+function errorMessage(text: string, statusText: string): string {
+  try {
+    const body = JSON.parse(text) as { error?: { msg?: unknown; message?: unknown }; message?: unknown; details?: unknown };
+    for (const candidate of [body.error?.msg, body.error?.message, body.message, body.details]) {
+      if (typeof candidate === "string" && candidate.trim()) return candidate.trim().slice(0, 300);
+    }
+  } catch {
+    // Not JSON: the status text says enough.
+  }
+  return statusText || "Error";
+}
+
+/**
+ * One GET to Fusion with the API key, an X-Request-ID, and a hard timeout. Every failure becomes a
+ * FusionError carrying the spec's text; nothing of the raw engine error reaches the caller.
+ */
+export async function fusionGet(url: string, options: FusionHttpOptions): Promise<FusionHttpResponse> {
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+  const headers: Record<string, string> = {
+    Accept: "application/json",
+    "X-Request-ID": options.requestId ?? randomUUID(),
+  };
+  if (options.apiKey) headers["x-api-key"] = options.apiKey;
+  let response: Response;
+  try {
+    response = await fetch(url, { headers, signal });
+  } catch (error) {
+    throw transportError(error, timeout.aborted);
+  }
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    throw transportError(error, timeout.aborted);
+  }
+  if (!response.ok) throw httpError(response.status, errorMessage(text, response.statusText));
+  try {
+    return { body: JSON.parse(text) as unknown, headers: response.headers };
+  } catch {
+    throw new FusionError("malformed", MESSAGES.failed);
+  }
+}

@@ -1,0 +1,142 @@
+import { z } from "zod";
+import type { BomDoc, BomType, Doc, FacetResult, FieldValue, SearchResponse } from "../../engine";
+import { HL_POST, HL_PRE } from "../../engine";
+import { fieldKey } from "../../fields";
+import { FusionError, MESSAGES } from "./errors";
+
+const DocSchema = z.looseObject({ id: z.union([z.string(), z.number()]) });
+
+const BucketSchema = z.looseObject({ val: z.union([z.string(), z.number(), z.boolean()]), count: z.number() });
+
+export const SolrResponseSchema = z.looseObject({
+  response: z.looseObject({
+    numFound: z.number().int().nonnegative(),
+    start: z.number().optional(),
+    docs: z.array(DocSchema),
+  }),
+  facets: z.record(z.string(), z.unknown()).optional(),
+  facet_counts: z.looseObject({ facet_fields: z.record(z.string(), z.unknown()).optional() }).optional(),
+  highlighting: z.record(z.string(), z.record(z.string(), z.array(z.string()))).optional(),
+  spellcheck: z.looseObject({ collations: z.unknown().optional() }).optional(),
+  nextCursorMark: z.string().optional(),
+});
+export type SolrResponse = z.infer<typeof SolrResponseSchema>;
+
+function fieldValue(value: unknown): FieldValue {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
+  if (Array.isArray(value)) return value.map((v) => (typeof v === "string" ? v : JSON.stringify(v)));
+  return JSON.stringify(value);
+}
+
+export function toDoc(raw: Record<string, unknown>): Doc {
+  const doc: Record<string, FieldValue> = {};
+  for (const [key, value] of Object.entries(raw)) doc[key] = fieldValue(value);
+  doc.id = String(raw.id);
+  return doc as Doc;
+}
+
+/** JSON facet buckets, or classic flat `facet_fields` lists, as engine facets. */
+export function parseFacets(body: SolrResponse, fields: readonly string[]): FacetResult[] {
+  return fields.map((field) => {
+    const json = body.facets?.[field];
+    const buckets = z.looseObject({ buckets: z.array(BucketSchema) }).safeParse(json);
+    if (buckets.success) return { field, values: buckets.data.buckets.map((b) => ({ value: String(b.val), count: b.count })) };
+    const flat = body.facet_counts?.facet_fields?.[field];
+    if (Array.isArray(flat)) {
+      const values: { value: string; count: number }[] = [];
+      for (let i = 0; i + 1 < flat.length; i += 2) {
+        const count = Number(flat[i + 1]);
+        if (Number.isFinite(count) && count > 0) values.push({ value: String(flat[i]), count });
+      }
+      return { field, values };
+    }
+    return { field, values: [] };
+  });
+}
+
+/**
+ * Highlight snippets with our markers. A pipeline that ignores `hl.tag.pre/post` answers with
+ * `<em>` tags instead; those are turned into markers too. Any other markup stays text.
+ */
+export function parseHighlighting(highlighting: SolrResponse["highlighting"]): SearchResponse["highlighting"] {
+  const out: SearchResponse["highlighting"] = {};
+  for (const [id, fields] of Object.entries(highlighting ?? {})) {
+    out[id] = {};
+    for (const [field, snippets] of Object.entries(fields)) {
+      out[id][field] = snippets.map((s) => (s.includes(HL_PRE) ? s : s.replace(/<em>/g, HL_PRE).replace(/<\/em>/g, HL_POST)));
+    }
+  }
+  return out;
+}
+
+/** Spell-check collations in any of Solr's shapes: flat NamedList, map, plain strings. */
+export function parseCollations(spellcheck: SolrResponse["spellcheck"]): string[] {
+  const raw = spellcheck?.collations;
+  const values: unknown[] = Array.isArray(raw) ? raw : raw && typeof raw === "object" ? Object.values(raw) : [];
+  const out: string[] = [];
+  for (const value of values) {
+    if (value === "collation") continue;
+    if (typeof value === "string") out.push(value);
+    else if (value && typeof value === "object" && typeof (value as { collationQuery?: unknown }).collationQuery === "string") {
+      out.push((value as { collationQuery: string }).collationQuery);
+    }
+  }
+  return [...new Set(out.map((s) => s.trim()).filter(Boolean))];
+}
+
+export function parseSolrBody(body: unknown): SolrResponse {
+  const parsed = SolrResponseSchema.safeParse(body);
+  if (!parsed.success) throw new FusionError("malformed", MESSAGES.failed);
+  return parsed.data;
+}
+
+export function parseSearchResponse(body: unknown, facetFields: readonly string[], queryId: string | null): SearchResponse {
+  const solr = parseSolrBody(body);
+  return {
+    docs: solr.response.docs.map((d) => toDoc(d)),
+    total: solr.response.numFound,
+    facets: parseFacets(solr, facetFields),
+    highlighting: parseHighlighting(solr.highlighting),
+    suggestions: parseCollations(solr.spellcheck),
+    ...(queryId ? { queryId } : {}),
+  };
+}
+
+const BOM_TYPES = new Set(["asset", "pm", "other"]);
+
+/** BOM docs come with suffixed field names (`asset_number_s`); the model uses the bare keys. */
+export function toBomDoc(raw: Record<string, unknown>): BomDoc {
+  const byKey: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    const key = name === "id" ? "id" : fieldKey(name);
+    if (!(key in byKey)) byKey[key] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  const text = (key: string) => (byKey[key] === undefined || byKey[key] === null ? null : String(byKey[key]));
+  const type = String(byKey.type ?? "other").toLowerCase();
+  const quantity = Number(byKey.quantity);
+  return {
+    id: String(byKey.id ?? ""),
+    type: (BOM_TYPES.has(type) ? type : "other") as BomType,
+    org_code: text("org_code"),
+    item_number: text("item_number") ?? "",
+    asset_number: text("asset_number"),
+    asset_serial_number: text("asset_serial_number"),
+    asset_group: text("asset_group"),
+    asset_description: text("asset_description"),
+    quantity: byKey.quantity === undefined || byKey.quantity === null || !Number.isFinite(quantity) ? null : quantity,
+  };
+}
+
+const SuggestSchema = z.looseObject({
+  suggest: z.record(z.string(), z.record(z.string(), z.looseObject({ suggestions: z.array(z.looseObject({ term: z.string() })) }))),
+});
+
+export function parseSuggestions(body: unknown): string[] {
+  const parsed = SuggestSchema.safeParse(body);
+  if (!parsed.success) return [];
+  const terms = Object.values(parsed.data.suggest).flatMap((dictionary) =>
+    Object.values(dictionary).flatMap((entry) => entry.suggestions.map((s) => s.term)),
+  );
+  return [...new Set(terms)];
+}

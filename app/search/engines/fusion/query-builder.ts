@@ -1,0 +1,152 @@
+/**
+ * Fusion/Solr query parameters, built as a list of small ordered steps
+ * `(params, request, config) => void`, each tested on its own (Blacklight's processor chain).
+ * User text reaches Solr only as the main query (with local params neutralised) or as phrase-quoted,
+ * escaped filter values: never as query syntax of its own.
+ */
+import type { Filter, SearchRequest, Sort } from "../../engine";
+import { HL_POST, HL_PRE } from "../../engine";
+import { fieldKey, solrFacetField } from "../../fields";
+import type { SearchConfig } from "../../search-config";
+
+export interface FusionQueryOptions {
+  collection?: string;
+  /** Cursor iteration: sorts with the `id` tie-breaker and asks for `cursorMark`. */
+  cursorMark?: string;
+}
+
+export type QueryStep = (params: URLSearchParams, request: SearchRequest, config: SearchConfig, options: FusionQueryOptions) => void;
+
+export const FACET_LIMIT = 100;
+export const HIGHLIGHT_FRAGSIZE = 150;
+export const HIGHLIGHT_MAX_ANALYZED_CHARS = 51200;
+export const HIGHLIGHT_FIELDS = [
+  "item_number_s",
+  "item_description_t",
+  "manufacturer_s",
+  "attribute_manufacturer_part_number_s",
+  "attribute_supplier_part_number_s",
+];
+
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_.]*$/;
+
+/** A Solr phrase: quotes and backslashes escaped, so the value is one literal term. */
+export function solrPhrase(value: string): string {
+  return `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+}
+
+/**
+ * The main query text. Local params (`{!join …}`) are only honoured at the very start of `q`, and
+ * `_query_:` embeds them in the lucene parser: both are escaped so they stay plain text.
+ */
+export function neutraliseQuery(text: string): string {
+  let q = text.trim();
+  if (q.startsWith("{!")) q = `\\${q}`;
+  return q.replace(/_query_\s*:/g, "_query_\\:");
+}
+
+/** Spec §5: within terms split on whitespace and ANDed; `(main) AND within`; empty main → within. */
+export function combinedQuery(q: string, within: readonly string[]): string {
+  const main = q.trim() === "*:*" ? "" : q.trim();
+  const terms = within.flatMap((w) => w.trim().split(/\s+/)).filter(Boolean);
+  const extra = terms.join(" AND ");
+  if (main && extra) return `(${main}) AND ${terms.length > 1 ? `(${extra})` : extra}`;
+  return main || extra || "*:*";
+}
+
+export function sortParam(sort: Sort, cursor: boolean): string {
+  const base = sort && FIELD_NAME.test(sort.field) ? `${sort.field} ${sort.direction}` : "score desc";
+  return cursor ? `${base}, id asc` : base;
+}
+
+export const baseStep: QueryStep = (params, _request, _config, options) => {
+  params.set("wt", "json");
+  params.set("q.op", "OR");
+  params.set("fl", "*,score");
+  if (options.collection) params.set("collection", options.collection);
+};
+
+export const queryStep: QueryStep = (params, request) => {
+  const q = combinedQuery(request.q, request.within);
+  params.set("q", q === "*:*" ? q : neutraliseQuery(q));
+};
+
+export const pagingStep: QueryStep = (params, request, _config, options) => {
+  // cursorMark requires start=0 (Solr rejects anything else).
+  params.set("start", String(options.cursorMark ? 0 : Math.max(0, request.start)));
+  params.set("rows", String(Math.max(0, request.rows)));
+  if (options.cursorMark) params.set("cursorMark", options.cursorMark);
+};
+
+export const sortStep: QueryStep = (params, request, _config, options) => {
+  params.set("sort", sortParam(request.sort, options.cursorMark !== undefined));
+};
+
+/** Include values of a facet OR-ed into one fq tagged `{facet}_tag`; excludes negated, `{facet}_tag_exclude`. */
+export function filterQueries(filters: readonly Filter[], config: SearchConfig): string[] {
+  const groups = new Map<string, { include: string[]; exclude: string[] }>();
+  for (const filter of filters) {
+    const field = solrFacetField(filter.field, config);
+    if (!FIELD_NAME.test(field)) continue;
+    const group = groups.get(field) ?? { include: [], exclude: [] };
+    group[filter.type].push(filter.value);
+    groups.set(field, group);
+  }
+  const fqs: string[] = [];
+  for (const [field, { include, exclude }] of groups) {
+    const key = fieldKey(field);
+    const values = (list: string[]) => list.map(solrPhrase).join(" OR ");
+    if (include.length) fqs.push(`{!tag=${key}_tag}${field}:(${values(include)})`);
+    if (exclude.length) fqs.push(`{!tag=${key}_tag_exclude}-${field}:(${values(exclude)})`);
+  }
+  return fqs;
+}
+
+export const filterStep: QueryStep = (params, request, config) => {
+  for (const fq of filterQueries(request.filters, config)) params.append("fq", fq);
+};
+
+export const facetStep: QueryStep = (params, request, config) => {
+  if (request.facetFields.length === 0) return;
+  const spec: Record<string, unknown> = {};
+  for (const name of request.facetFields) {
+    const field = solrFacetField(name, config);
+    if (!FIELD_NAME.test(field)) continue;
+    spec[field] = { type: "terms", field, limit: FACET_LIMIT, mincount: 1, domain: { excludeTags: `${fieldKey(field)}_tag` } };
+  }
+  params.set("json.facet", JSON.stringify(spec));
+};
+
+/** Private-use markers as highlight tags: the text is escaped by the view and the marks restored. */
+export const highlightStep: QueryStep = (params, request) => {
+  if (request.highlight === false) return;
+  params.set("hl", "true");
+  params.set("hl.fl", HIGHLIGHT_FIELDS.join(","));
+  params.set("hl.fragsize", String(HIGHLIGHT_FRAGSIZE));
+  params.set("hl.maxAnalyzedChars", String(HIGHLIGHT_MAX_ANALYZED_CHARS));
+  params.set("hl.tag.pre", HL_PRE);
+  params.set("hl.tag.post", HL_POST);
+  params.set("hl.simple.pre", HL_PRE);
+  params.set("hl.simple.post", HL_POST);
+};
+
+export const spellcheckStep: QueryStep = (params, request) => {
+  if (request.q.trim() === "" || request.q.trim() === "*:*") return;
+  params.set("spellcheck", "true");
+  params.set("spellcheck.collate", "true");
+  params.set("spellcheck.collateExtendedResults", "true");
+};
+
+export const SEARCH_STEPS: QueryStep[] = [baseStep, queryStep, pagingStep, sortStep, filterStep, facetStep, highlightStep, spellcheckStep];
+export const CURSOR_STEPS: QueryStep[] = [baseStep, queryStep, pagingStep, sortStep, filterStep];
+
+export function buildQuery(
+  request: SearchRequest,
+  config: SearchConfig,
+  options: FusionQueryOptions = {},
+  steps: QueryStep[] = SEARCH_STEPS,
+): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const step of steps) step(params, request, config, options);
+  return params;
+}
