@@ -32,6 +32,8 @@ export const EnvSchema = z
     FUSION_BOM_PROFILE: z.string().min(1).default("ge-appliances-boms"),
     FUSION_ASSET_BOM_PROFILE: z.string().min(1).default("asset-boms"),
     FUSION_TIMEOUT_MS: positiveInt(30000, 600_000),
+    FUSION_BREAKER_THRESHOLD: positiveInt(3, 100),
+    FUSION_BREAKER_COOLDOWN_MS: positiveInt(30000, 3_600_000),
     BACKEND_URL: optionalUrl,
     OIDC_ISSUER: optionalUrl,
     OIDC_CLIENT_ID: z.string().min(1).optional(),
@@ -66,6 +68,8 @@ export interface AppConfig {
     bomProfile: string;
     assetBomProfile: string;
     timeoutMs: number;
+    breakerThreshold: number;
+    breakerCooldownMs: number;
   } | null;
   backendUrl?: string;
   sso: { issuer: string; clientId: string; clientSecret?: string; sessionSecret: string } | null;
@@ -109,6 +113,8 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
             bomProfile: e.FUSION_BOM_PROFILE,
             assetBomProfile: e.FUSION_ASSET_BOM_PROFILE,
             timeoutMs: e.FUSION_TIMEOUT_MS,
+            breakerThreshold: e.FUSION_BREAKER_THRESHOLD,
+            breakerCooldownMs: e.FUSION_BREAKER_COOLDOWN_MS,
           }
         : null,
     backendUrl: e.BACKEND_URL,

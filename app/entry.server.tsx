@@ -19,6 +19,7 @@ export default function handleRequest(
 ) {
   // Crawlers and no-JavaScript clients get the whole document at once; browsers get it streamed.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");
+  const renderStarted = performance.now();
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
@@ -28,6 +29,7 @@ export default function handleRequest(
           shellRendered = true;
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          responseHeaders.append("Server-Timing", `render;dur=${(performance.now() - renderStarted).toFixed(1)}`);
           setSecurityHeaders(responseHeaders);
           resolve(
             new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),

@@ -15,13 +15,14 @@ export interface SearchPageProps {
   view: SearchView | null;
   exportDialog?: ExportDialogView | null;
   exportMenu?: ExportMenuView | null;
+  didYouMean?: { query: string; href: string } | null;
   error: { message: string; retryHref: string } | null;
   degraded: boolean;
   emptyCatalog: boolean;
   recentSearches: { query: string; href: string }[];
 }
 
-export function SearchPage({ view, error, degraded, emptyCatalog, recentSearches, exportDialog, exportMenu }: SearchPageProps) {
+export function SearchPage({ view, error, degraded, emptyCatalog, recentSearches, exportDialog, exportMenu, didYouMean }: SearchPageProps) {
   const navigation = useNavigation();
   const location = useLocation();
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -89,6 +90,11 @@ export function SearchPage({ view, error, degraded, emptyCatalog, recentSearches
         <h1 id="results-heading" ref={headingRef} tabIndex={-1} className="results-heading">
           {view.heading}
         </h1>
+        {didYouMean && (
+          <p className="did-you-mean">
+            Did you mean <Link to={didYouMean.href}>{didYouMean.query}</Link>?
+          </p>
+        )}
         <p className="visually-hidden" aria-live="polite" role="status">
           {searching ? "Searching for appliances..." : view.heading}
         </p>

@@ -8,7 +8,7 @@ import { addRecentSearch, readRecentSearches, serializeRecentSearches } from "./
 import { buildSearchView, facetTermsOf, searchRequestOf, totalPages } from "./search-view";
 import { getSearchService } from "./service.server";
 import type { SearchConfig } from "./search-config";
-import { goToPage, parseSearchParams, searchHref, serializeSearchState, type SearchState } from "./state";
+import { goToPage, parseSearchParams, searchHref, serializeSearchState, withQuery, type SearchState } from "./state";
 
 /**
  * Forms without JavaScript send untrimmed queries, defaults and parameters in form order; bad
@@ -29,6 +29,13 @@ function canonicalRedirect(url: URL, state: SearchState, config: SearchConfig): 
   for (const [name, value] of view) canonical.append(name, value);
   const search = canonical.toString();
   return `${url.pathname}${search ? `?${search}` : ""}`;
+}
+
+/** The engine's spell-check collation as a link to the corrected search (filters kept). */
+function didYouMeanOf(suggestions: string[], state: SearchState, config: SearchConfig) {
+  const suggestion = suggestions.find((s) => s.trim() && s.trim().toLowerCase() !== state.q.toLowerCase());
+  if (!suggestion || !state.q) return null;
+  return { query: suggestion, href: searchHref(withQuery(state, suggestion), config) };
 }
 
 function exportMenuOf(state: SearchState, config: SearchConfig, shown: number, total: number) {
@@ -95,6 +102,7 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
       {
         view,
         exportDialog,
+        didYouMean: didYouMeanOf(answer.value.suggestions, state, config),
         exportMenu: total > 0 ? exportMenuOf(state, config, answer.value.docs.length, total) : null,
         degraded: answer.degraded,
         error: null,
@@ -111,6 +119,7 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
         view: null,
         exportDialog: null,
         exportMenu: null,
+        didYouMean: null,
         degraded: false,
         error: { message: userMessageOf(error), retryHref: `${url.pathname}${url.search}` },
         emptyCatalog: false,

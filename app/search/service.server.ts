@@ -148,7 +148,10 @@ export function getSearchService(): SearchService {
     const fallback = config.backendUrl
       ? new BackendEngine({ url: config.backendUrl, timeoutMs: config.fusion?.timeoutMs ?? 30_000 })
       : getEmbeddedEngine();
-    service = new SearchService(searchConfig, { primary, fallback });
+    const breaker = config.fusion
+      ? new CircuitBreaker({ failureThreshold: config.fusion.breakerThreshold, cooldownMs: config.fusion.breakerCooldownMs })
+      : undefined;
+    service = new SearchService(searchConfig, { primary, fallback }, breaker);
   }
   return service;
 }

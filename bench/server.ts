@@ -1,0 +1,64 @@
+/** Starts the production build on a free port for a benchmark and stops it again. */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+
+export function buildApp(): void {
+  const result = spawnSync("npx", ["remix", "build"], { stdio: ["ignore", "ignore", "inherit"] });
+  if (result.status !== 0) throw new Error("remix build failed");
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+export interface RunningServer {
+  url: string;
+  process: ChildProcess;
+  /** Peak resident memory of the server process so far (VmHWM), in bytes. */
+  peakRss(): number;
+  stop(): Promise<void>;
+}
+
+export async function startServer(env: Record<string, string>): Promise<RunningServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.resolve("node_modules/@remix-run/serve/dist/cli.js"), path.resolve("build/index.js")], {
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      const response = await fetch(`${url}/api/ready`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error("server did not become ready");
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    process: child,
+    peakRss() {
+      const status = fs.readFileSync(`/proc/${child.pid}/status`, "utf8");
+      const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      return kb * 1024;
+    },
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
