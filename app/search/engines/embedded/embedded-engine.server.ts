@@ -31,6 +31,7 @@ interface Catalog {
   maxRowid: number;
   itemCount: number;
   docValues: Map<string, DocValues>;
+  statements: Map<string, { statement: Database.Statement; columns: string[] }>;
   fileId: string;
   readers: number;
   superseded: boolean;
@@ -69,7 +70,7 @@ function openCatalog(path: string): Catalog {
     const { maxRowid, itemCount } = db
       .prepare("SELECT coalesce(max(rowid), 0) AS maxRowid, count(*) AS itemCount FROM items")
       .get() as { maxRowid: number; itemCount: number };
-    return { db, maxRowid, itemCount, docValues: new Map(), fileId: id, readers: 0, superseded: false };
+    return { db, maxRowid, itemCount, docValues: new Map(), statements: new Map(), fileId: id, readers: 0, superseded: false };
   } catch (error) {
     db.close();
     if (error instanceof CatalogUnavailableError) throw error;
@@ -82,19 +83,30 @@ function isEmptyQuery(q: string): boolean {
   return trimmed === "" || trimmed === "*:*" || trimmed === "*";
 }
 
-/** Row of the items table → engine document (absent values left out, as Solr does). */
-function toDoc(row: Record<string, unknown>): Doc {
+const FETCH_CHUNK = 500;
+
+/** Row of the items table (raw values, `rowid` first) → engine document; absent values left out, as Solr does. */
+function rowToDoc(columns: string[], row: unknown[]): Doc {
   const doc: Record<string, FieldValue> = {};
-  for (const [key, value] of Object.entries(row)) {
-    if (key === "rowid" || key === "extra_json" || value === null || value === undefined) continue;
-    doc[key] = value as FieldValue;
+  let extra: unknown = null;
+  for (let c = 1; c < columns.length; c++) {
+    const value = row[c];
+    if (value === null || value === undefined) continue;
+    const name = columns[c]!;
+    if (name === "extra_json") extra = value;
+    else doc[name] = value as FieldValue;
   }
-  if (typeof row.extra_json === "string") {
-    for (const [key, value] of Object.entries(JSON.parse(row.extra_json) as Record<string, FieldValue>)) {
+  if (typeof extra === "string") {
+    for (const [key, value] of Object.entries(JSON.parse(extra) as Record<string, FieldValue>)) {
       if (!(key in doc)) doc[key] = value;
     }
   }
   return doc as Doc;
+}
+
+function toDoc(row: Record<string, unknown>): Doc {
+  const columns = Object.keys(row);
+  return rowToDoc(["rowid", ...columns.filter((c) => c !== "rowid")], [row.rowid, ...columns.filter((c) => c !== "rowid").map((c) => row[c])]);
 }
 
 /**
@@ -283,17 +295,30 @@ export class EmbeddedEngine implements SearchEngine {
     return out;
   }
 
+  /** A prepared `rowid IN (…)` select per batch size, kept for the catalogue's lifetime. */
+  private byRowids(catalog: Catalog, count: number): { statement: Database.Statement; columns: string[] } {
+    const key = `rowids:${count}`;
+    let cached = catalog.statements.get(key);
+    if (!cached) {
+      const statement = catalog.db.prepare(`SELECT * FROM items WHERE rowid IN (${new Array(count).fill("?").join(",")})`).raw(true);
+      cached = { statement, columns: statement.columns().map((c) => c.name) };
+      catalog.statements.set(key, cached);
+    }
+    return cached;
+  }
+
   private fetchDocs(catalog: Catalog, rowids: ArrayLike<number>): Doc[] {
     if (rowids.length === 0) return [];
     const ids = Array.from(rowids);
     const byRowid = new Map<number, Doc>();
     // SQLite's default limit on bound parameters is 32766; batches stay far below it.
-    for (let i = 0; i < ids.length; i += 500) {
-      const chunk = ids.slice(i, i + 500);
-      const rows = catalog.db
-        .prepare(`SELECT * FROM items WHERE rowid IN (${chunk.map(() => "?").join(",")})`)
-        .all(...chunk) as Record<string, unknown>[];
-      for (const row of rows) byRowid.set(row.rowid as number, toDoc(row));
+    for (let i = 0; i < ids.length; i += FETCH_CHUNK) {
+      const chunk = ids.slice(i, i + FETCH_CHUNK);
+      const { statement, columns } = this.byRowids(catalog, chunk.length);
+      for (const row of statement.all(...chunk) as unknown[][]) {
+        const doc = rowToDoc(columns, row);
+        byRowid.set(row[0] as number, doc);
+      }
     }
     return ids.map((rowid) => byRowid.get(rowid)).filter((doc): doc is Doc => doc !== undefined);
   }

@@ -1,0 +1,126 @@
+/**
+ * npm run bench:overhead
+ *
+ * The portal's own overhead over the search platform: the Fusion stand-in answers every query in a
+ * fixed 100 ms; autocannon loads the search page with 10 connections; p50 and p99 minus 100 ms are
+ * the portal's share. Then the stand-in hangs: once the circuit breaker is open, the p95 of the
+ * search page (answered from the embedded catalogue) is measured with 10 concurrent clients.
+ * The stand-in runs in its own process so that it does not share an event loop with the load.
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import autocannon from "autocannon";
+import { buildSampleCatalog } from "../app/search/engines/embedded/catalog-build.server";
+import { percentile, table } from "./lib";
+import { buildApp, freePort, startServer } from "./server";
+
+const OUT = path.resolve("bench/out");
+const CATALOG = path.join(OUT, "catalog-5000.db");
+const LATENCY_MS = 100;
+const PAGE = "/crib-search/search?q=pump&f=org_code:LOU";
+
+async function startStandIn() {
+  const port = await freePort();
+  const child = spawn("npx", ["tsx", "tests/fusion-stand-in/main.ts", "--port", String(port), "--catalog", CATALOG], {
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${url}/api`)).ok) break;
+    } catch {
+      // starting
+    }
+    if (i > 300) throw new Error("stand-in did not start");
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const fault = (body: unknown) =>
+    fetch(`${url}/__control/fault`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  return { url, fault, stop: () => process.kill(-child.pid!, "SIGTERM") };
+}
+
+function load(url: string, seconds: number) {
+  return new Promise<autocannon.Result>((resolve, reject) => {
+    autocannon({ url, connections: 10, duration: seconds }, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+/** A closed loop of `clients` concurrent requesters for `seconds`, with exact percentiles. */
+async function closedLoop(url: string, clients: number, seconds: number) {
+  const samples: number[] = [];
+  let errors = 0;
+  const end = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < end) {
+        const started = performance.now();
+        try {
+          const response = await fetch(url);
+          await response.arrayBuffer();
+          if (!response.ok) errors++;
+        } catch {
+          errors++;
+        }
+        samples.push(performance.now() - started);
+      }
+    }),
+  );
+  return { count: samples.length, errors, p50: percentile(samples, 50), p95: percentile(samples, 95), max: Math.max(...samples) };
+}
+
+fs.mkdirSync(OUT, { recursive: true });
+if (!fs.existsSync(CATALOG)) buildSampleCatalog(CATALOG, { items: 5000 });
+buildApp();
+const standIn = await startStandIn();
+const server = await startServer({
+  CATALOG_DB: CATALOG,
+  FUSION_URL: standIn.url,
+  FUSION_APP: "parts",
+  FUSION_TIMEOUT_MS: "2000",
+  FUSION_BREAKER_THRESHOLD: "3",
+  FUSION_BREAKER_COOLDOWN_MS: "600000",
+  SIGNALS_ENABLED: "false",
+});
+try {
+  await standIn.fault({ kind: "latency", ms: LATENCY_MS });
+  const page = `${server.url}${PAGE}`;
+  const check = await fetch(page);
+  if (!check.ok || !(await check.text()).includes("results")) throw new Error("search page did not answer through Fusion");
+  await load(page, 3); // warm-up
+  const fused = await load(page, 20);
+  const health = (await (await fetch(`${server.url}/api/health`)).json()) as { data: { engines: { serving: string } } };
+  if (health.data.engines.serving !== "fusion") throw new Error("the portal is not serving from Fusion");
+
+  await standIn.fault({ kind: "hang" });
+  // Trip the breaker: three requests wait for the 2 s timeout, then Fusion is skipped.
+  await Promise.all([1, 2, 3].map(() => fetch(page).then((r) => r.arrayBuffer())));
+  const state = (await (await fetch(`${server.url}/api/health`)).json()) as { data: { engines: { primary: { breaker: { state: string } } } } };
+  const open = await closedLoop(page, 10, 15);
+
+  console.log(`search page through Fusion (stand-in answering in ${LATENCY_MS} ms), autocannon -c 10 -d 20:`);
+  console.log(
+    table([
+      ["requests", "req/s", "p50", "p99", "p50 overhead", "p99 overhead", "non-2xx"],
+      [
+        fused.requests.total,
+        fused.requests.average.toFixed(0),
+        `${fused.latency.p50} ms`,
+        `${fused.latency.p99} ms`,
+        `${fused.latency.p50 - LATENCY_MS} ms`,
+        `${fused.latency.p99 - LATENCY_MS} ms`,
+        fused.non2xx,
+      ],
+    ]),
+  );
+  console.log(`\nFusion hanging, breaker ${state.data.engines.primary.breaker.state}: fallback page, 10 concurrent clients for 15 s:`);
+  console.log(table([["requests", "errors", "p50", "p95", "max"], [open.count, open.errors, `${open.p50.toFixed(1)} ms`, `${open.p95.toFixed(1)} ms`, `${open.max.toFixed(1)} ms`]]));
+  fs.writeFileSync(
+    path.join(OUT, "overhead.json"),
+    JSON.stringify({ node: process.version, date: new Date().toISOString(), fused: { p50: fused.latency.p50, p99: fused.latency.p99, rps: fused.requests.average, non2xx: fused.non2xx }, breakerOpen: open }, null, 2),
+  );
+} finally {
+  await server.stop();
+  standIn.stop();
+}
