@@ -1,0 +1,190 @@
+import fs from "node:fs";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useTemporaryCatalog } from "./setup-catalog";
+
+const { dir } = useTemporaryCatalog(2000);
+
+type Loader = (args: LoaderFunctionArgs) => unknown;
+const loaders: Record<string, Loader> = {};
+
+beforeAll(async () => {
+  loaders.product = (await import("~/routes/product.$id")).loader;
+  loaders.whereUsed = (await import("~/routes/where-used.$item")).loader;
+  loaders.bom = (await import("~/routes/bom.$item")).loader;
+  loaders.assetBom = (await import("~/routes/asset-bom.$item")).loader;
+  loaders.pmBom = (await import("~/routes/pm-bom.$item")).loader;
+  loaders.external = (await import("~/routes/product.$id_.external")).loader;
+  loaders.api = (await import("~/routes/api.search")).loader;
+});
+
+afterAll(async () => {
+  await (await import("~/signals/signals.server")).readSignals();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function call(name: string, path: string, params: Record<string, string>) {
+  return loaders[name]!({ request: new Request(`http://localhost${path}`), params, context: {} }) as Promise<any>;
+}
+
+/** A loader's thrown answer: a redirect Response, or `data(body, {status})`. */
+async function thrown(promise: Promise<unknown>): Promise<{ status: number; body: any; location?: string }> {
+  try {
+    await promise;
+  } catch (error: any) {
+    if (error instanceof Response) return { status: error.status, body: null, location: error.headers.get("Location") ?? undefined };
+    if (error?.type === "DataWithResponseInit") return { status: error.init?.status ?? 200, body: error.data };
+    throw error;
+  }
+  throw new Error("expected the loader to throw");
+}
+
+async function docs(query: string) {
+  const response = (await loaders.api!({ request: new Request(`http://localhost/api/search${query}`), params: {}, context: {} })) as Response;
+  return (await response.json()).data.docs as Record<string, any>[];
+}
+
+/** Components with their BOM types, found through the Where Used loader. */
+async function componentsByTypes() {
+  const found: { item: string; asset: number; pm: number }[] = [];
+  for (const doc of await docs("?rows=100&sort=item_number_s%20asc")) {
+    const item = doc.item_number_s as string;
+    const page = await call("whereUsed", `/where-used/${encodeURIComponent(item)}`, { item });
+    found.push({ item, asset: page.sections[0].total, pm: page.sections[1].total });
+  }
+  return found;
+}
+
+describe("item detail loader", () => {
+  it("loads an item by item number with its specification, links and search context", async () => {
+    const [first, second, third] = await docs("?q=&rows=3");
+    const back = "/crib-search/search";
+    const page = await call("product", `/product/${second!.item_number_s}?back=${encodeURIComponent(back)}&pos=1`, { id: second!.item_number_s });
+    expect(page.itemNumber).toBe(second!.item_number_s);
+    expect(page.back).toBe(back);
+    expect(page.specification.find((row: any) => row.label === "Item Number").value).toBe(second!.item_number_s);
+    expect(page.neighbours.prev.itemNumber).toBe(first!.item_number_s);
+    expect(page.neighbours.next.itemNumber).toBe(third!.item_number_s);
+    expect(page.neighbours.next.href).toContain("pos=2");
+    expect(page.whereUsedHref).toMatch(/^\/where-used\/[^?]+\?back=%2Fproduct%2F/);
+  });
+
+  it("finds an item by id too", async () => {
+    const [doc] = await docs("?rows=1");
+    const page = await call("product", `/product/${doc!.id}`, { id: doc!.id });
+    expect(page.itemNumber).toBe(doc!.item_number_s);
+    expect(page.neighbours).toEqual({ prev: null, next: null, position: null, total: null });
+  });
+
+  it("answers the spec's errors with their status", async () => {
+    expect(await thrown(call("product", "/product/", { id: " " }))).toMatchObject({ status: 400, body: { message: "Product ID not provided" } });
+    expect(await thrown(call("product", "/product/NOPE", { id: "NOPE" }))).toMatchObject({ status: 404, body: { message: "Product not found", notFound: true } });
+  });
+
+  it("keeps Back on this site whatever the back parameter says", async () => {
+    const [doc] = await docs("?rows=1");
+    for (const back of ["https://evil.example/x", "//evil.example", "/\\evil.example", "javascript:alert(1)", " /ok"]) {
+      const page = await call("product", `/product/${doc!.id}?back=${encodeURIComponent(back)}`, { id: doc!.id });
+      expect(page.back.startsWith("/")).toBe(true);
+      expect(page.back.startsWith("//")).toBe(false);
+      expect(page.back).not.toContain("evil.example");
+    }
+  });
+
+  it("answers hostile item numbers with 400 or 404, never a failure", async () => {
+    for (const id of ["../../etc/passwd", "<script>alert(1)</script>", "x".repeat(5000), "a\u0000b", "{!join from=a to=b}x"]) {
+      const answer = await thrown(call("product", `/product/${encodeURIComponent(id)}`, { id }));
+      expect([400, 404]).toContain(answer.status);
+    }
+  });
+
+  it("redirects View Details only to the item's own http(s) URL", async () => {
+    const withUrl = (await docs("?rows=100")).find((d) => typeof d.url_s === "string");
+    expect(withUrl).toBeDefined();
+    const answer = (await call("external", `/product/${withUrl!.id}/external`, { id: withUrl!.id })) as Response;
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get("Location")).toBe(new URL(withUrl!.url_s).toString());
+    const missing = await thrown(call("external", "/product/NOPE/external", { id: "NOPE" }));
+    expect(missing.status).toBe(404);
+  });
+});
+
+describe("Where Used loader", () => {
+  it("pages each section by 5 on its own and sorts by item number by default", async () => {
+    const busy = (await componentsByTypes()).sort((a, b) => b.asset - a.asset)[0]!;
+    expect(busy.asset).toBeGreaterThan(5);
+    const page = await call("whereUsed", `/where-used/${encodeURIComponent(busy.item)}?asset-page=2`, { item: busy.item });
+    const [asset, pm] = page.sections;
+    expect(asset.title).toBe("Asset BOM");
+    expect(asset.rows).toHaveLength(Math.min(5, busy.asset - 5));
+    expect(asset.range).toBe(`6-${5 + asset.rows.length} of ${busy.asset}`);
+    expect(asset.columns.find((c: any) => c.field === "item_number").sorted).toBe("asc");
+    expect(pm.pager.page).toBe(1);
+    expect(asset.pager.links.find((l: any) => l.page === 3)?.href).toContain("asset-page=3");
+    expect(page.crumbs.map((c: any) => c.label)).toEqual(["Home", `Where Used: ${busy.item}`]);
+  });
+
+  it("builds breadcrumbs from a search and from an item page", async () => {
+    const [doc] = await docs("?q=pump&rows=1");
+    const item = doc!.item_number_s;
+    const search = "/crib-search/search?q=pump";
+    const fromSearch = await call("whereUsed", `/where-used/${item}?back=${encodeURIComponent(search)}`, { item });
+    expect(fromSearch.crumbs.map((c: any) => c.label)).toEqual(["Home", 'Search Results: "pump"', `Where Used: ${item}`]);
+    const product = `/product/${item}?back=${encodeURIComponent(search)}`;
+    const fromProduct = await call("whereUsed", `/where-used/${item}?back=${encodeURIComponent(product)}`, { item });
+    expect(fromProduct.crumbs.map((c: any) => c.label)).toEqual(["Home", 'Search Results: "pump"', `Product ${item}`, `Where Used: ${item}`]);
+    expect(fromProduct.crumbs[2].href).toBe(product);
+  });
+
+  it("answers a missing or hostile item number without failing", async () => {
+    expect(await thrown(call("whereUsed", "/where-used/", { item: "" }))).toMatchObject({ status: 400, body: { message: "Item number not provided" } });
+    expect((await thrown(call("whereUsed", "/where-used/x", { item: "x".repeat(5000) }))).status).toBe(400);
+    const none = await call("whereUsed", "/where-used/%3Cscript%3E", { item: "<script>" });
+    expect(none.sections.map((s: any) => s.total)).toEqual([0, 0]);
+  });
+});
+
+describe("BOM loaders", () => {
+  it("redirects to the single-type page when every record has one type", async () => {
+    const redirects: string[] = [];
+    for (const component of (await componentsByTypes()).filter((c) => c.asset > 0 !== c.pm > 0)) {
+      const page = call("bom", `/bom/${encodeURIComponent(component.item)}`, { item: component.item });
+      const answer = await thrown(page).catch(() => null); // null: the item also has "other" records
+      if (!answer) continue;
+      expect(answer.status).toBe(302);
+      const target = component.asset > 0 ? "/asset-bom/" : "/pm-bom/";
+      expect(answer.location).toBe(`${target}${encodeURIComponent(component.item)}`);
+      redirects.push(target);
+    }
+    expect(redirects).toContain("/asset-bom/");
+    expect(redirects).toContain("/pm-bom/");
+
+    const pmOnly = (await componentsByTypes()).find((c) => c.pm > 0 && c.asset === 0)!;
+    const page = await call("pmBom", `/pm-bom/${pmOnly.item}`, { item: pmOnly.item });
+    expect(page.sections[0].title).toBe("PM BOM");
+    expect(page.sections[0].range).toBe(`1-${Math.min(20, pmOnly.pm)} of ${pmOnly.pm}`);
+  });
+
+  it("says when there is no BOM data, per page type", async () => {
+    const unused = (await componentsByTypes()).filter((c) => c.asset === 0 && c.pm === 0);
+    let checked = 0;
+    for (const candidate of unused) {
+      const answer = await thrown(call("bom", `/bom/${candidate.item}`, { item: candidate.item })).catch(() => null);
+      if (!answer) continue; // it has "other" records only
+      expect(answer).toMatchObject({ status: 404, body: { message: "No BOM data found for this item" } });
+      checked++;
+      break;
+    }
+    expect(checked).toBe(1);
+    const item = unused[0]!.item;
+    expect(await thrown(call("assetBom", `/asset-bom/${item}`, { item }))).toMatchObject({
+      status: 404,
+      body: { message: "No Asset BOM data found for this item" },
+    });
+    expect(await thrown(call("pmBom", `/pm-bom/${item}`, { item }))).toMatchObject({
+      status: 404,
+      body: { message: "No PM BOM data found for this item" },
+    });
+    expect(await thrown(call("bom", "/bom/", { item: "" }))).toMatchObject({ status: 400, body: { message: "Item number not provided" } });
+  });
+});
