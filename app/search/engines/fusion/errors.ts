@@ -21,6 +21,8 @@ export class FusionError extends SearchError {
     readonly kind: FusionErrorKind,
     message: string,
     readonly httpStatus?: number,
+    /** The HTTP status text, for the cursor export's `HTTP {status}: {statusText}`. */
+    readonly statusText?: string,
   ) {
     super(message, kind === "not-found" ? 502 : 503);
   }
@@ -43,11 +45,11 @@ export const MESSAGES = {
   cursorNotConfigured: `${PLATFORM} service not configured. Cannot perform cursor export.`,
 } as const;
 
-export function httpError(status: number, message: string): FusionError {
-  if (status === 401) return new FusionError("unauthorized", MESSAGES.unauthorized, status);
-  if (status === 403) return new FusionError("forbidden", MESSAGES.forbidden, status);
-  if (status === 404) return new FusionError("not-found", MESSAGES.notFound, status);
-  return new FusionError("http", `HTTP ${status}: ${message}`, status);
+export function httpError(status: number, message: string, statusText = ""): FusionError {
+  if (status === 401) return new FusionError("unauthorized", MESSAGES.unauthorized, status, statusText);
+  if (status === 403) return new FusionError("forbidden", MESSAGES.forbidden, status, statusText);
+  if (status === 404) return new FusionError("not-found", MESSAGES.notFound, status, statusText);
+  return new FusionError("http", `HTTP ${status}: ${message}`, status, statusText);
 }
 
 /** A transport failure (fetch rejected) → the spec's text for it. */

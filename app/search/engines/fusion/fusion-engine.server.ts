@@ -10,10 +10,11 @@ import type {
   SearchResponse,
 } from "../../engine";
 import type { SearchConfig } from "../../search-config";
-import { FusionError } from "./errors";
+import { FusionError, MESSAGES } from "./errors";
 import { fusionGet } from "./http.server";
 import { parseSearchResponse, parseSolrBody, parseSuggestions, toBomDoc, toDoc } from "./parse-response.server";
 import { buildQuery, CURSOR_STEPS, solrPhrase } from "./query-builder";
+import { solrFacetField } from "../../fields";
 
 export interface FusionSettings {
   url: string;
@@ -29,14 +30,26 @@ export interface FusionSettings {
 /** Spec §9: pause between cursor batches, so a long export does not monopolise the cluster. */
 export const CURSOR_PAUSE_MS = 100;
 
+/** Waits, or stops waiting when the request is aborted; the abort listener never outlives the wait. */
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
+    const done = () => {
       clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
       resolve();
-    }, { once: true });
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
   });
+
+/** `Failed to fetch batch {n}: {reason}`, with HTTP failures as `HTTP {status}: {statusText}` (spec §8). */
+function batchError(batch: number, error: unknown): FusionError {
+  if (!(error instanceof FusionError)) {
+    return new FusionError("failed", `Failed to fetch batch ${batch}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const reason = error.kind === "http" ? `HTTP ${error.httpStatus}: ${error.statusText || "Error"}` : error.message;
+  return new FusionError(error.kind, `Failed to fetch batch ${batch}: ${reason}`, error.httpStatus, error.statusText);
+}
 
 /** Lucidworks Fusion behind the engine interface: query profiles over HTTP, answers parsed with zod. */
 export class FusionEngine implements SearchEngine {
@@ -63,9 +76,11 @@ export class FusionEngine implements SearchEngine {
   }
 
   async search(request: SearchRequest, context?: RequestContext): Promise<SearchResponse> {
-    const params = buildQuery(request, this.searchConfig, { collection: this.settings.collection });
+    // Facets are asked for and read back under the same (mapped) field names.
+    const facetFields = request.facetFields.map((name) => solrFacetField(name, this.searchConfig));
+    const params = buildQuery({ ...request, facetFields }, this.searchConfig, { collection: this.settings.collection });
     const { body, headers } = await this.get(this.profileUrl(this.settings.queryProfile, params), context);
-    return parseSearchResponse(body, request.facetFields, headers.get("x-fusion-query-id"));
+    return parseSearchResponse(body, facetFields, headers.get("x-fusion-query-id"));
   }
 
   /**
@@ -94,9 +109,10 @@ export class FusionEngine implements SearchEngine {
         docs = solr.response.docs.map((d) => toDoc(d));
         next = solr.nextCursorMark;
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new FusionError(error instanceof FusionError ? error.kind : "failed", `Failed to fetch batch ${batch}: ${reason}`);
+        throw batchError(batch, error);
       }
+      // A pipeline may override `rows`: never hand out more than asked for.
+      if (docs.length > limit - delivered) docs = docs.slice(0, limit - delivered);
       if (docs.length > 0) {
         delivered += docs.length;
         yield docs;
@@ -117,14 +133,16 @@ export class FusionEngine implements SearchEngine {
 
   async bom(request: BomRequest, context?: RequestContext): Promise<BomResponse> {
     const params = new URLSearchParams({ start: String(request.start), rows: String(request.rows), wt: "json" });
-    if (request.sort) params.set("sort", `${request.sort.field} ${request.sort.direction}`);
     let url: string;
     if (request.type === "asset") {
+      // This profile sorts on index fields; BOM fields are string fields there.
+      if (request.sort) params.set("sort", `${request.sort.field}_s ${request.sort.direction}`);
       params.set("fq", `item_number_s:${solrPhrase(request.itemNumber)}`);
       url = this.profileUrl(this.settings.assetBomProfile, params);
     } else {
       params.set("itemNumber", request.itemNumber);
       if (request.type) params.set("type", request.type);
+      if (request.sort) params.set("sort", `${request.sort.field} ${request.sort.direction}`);
       url = this.profileUrl(this.settings.bomProfile, params);
     }
     const { body } = await this.get(url, context);
@@ -150,9 +168,12 @@ export class FusionEngine implements SearchEngine {
     }
   }
 
+  /** Spec §7: the endpoint root first (5 s), then a one-row query (10 s). */
   async health(context?: RequestContext): Promise<EngineHealth> {
     try {
-      await this.search({ q: "*:*", within: [], filters: [], sort: null, start: 0, rows: 1, facetFields: [], highlight: false }, context);
+      const root = await fetch(`${this.settings.url}/`, { signal: AbortSignal.timeout(5000) }).catch(() => null);
+      if (!root || root.status >= 500) return { ok: false, detail: MESSAGES.unreachable };
+      await new FusionEngine({ ...this.settings, timeoutMs: 10_000 }, this.searchConfig).search({ q: "*:*", within: [], filters: [], sort: null, start: 0, rows: 1, facetFields: [], highlight: false }, context);
       return { ok: true };
     } catch (error) {
       return { ok: false, detail: error instanceof Error ? error.message : String(error) };

@@ -50,7 +50,7 @@ export async function fusionGet(url: string, options: FusionHttpOptions): Promis
   } catch (error) {
     throw transportError(error, timeout.aborted);
   }
-  if (!response.ok) throw httpError(response.status, errorMessage(text, response.statusText));
+  if (!response.ok) throw httpError(response.status, errorMessage(text, response.statusText), response.statusText);
   try {
     return { body: JSON.parse(text) as unknown, headers: response.headers };
   } catch {

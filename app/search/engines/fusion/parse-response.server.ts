@@ -124,7 +124,7 @@ export function toBomDoc(raw: Record<string, unknown>): BomDoc {
     asset_serial_number: text("asset_serial_number"),
     asset_group: text("asset_group"),
     asset_description: text("asset_description"),
-    quantity: byKey.quantity === undefined || byKey.quantity === null || !Number.isFinite(quantity) ? null : quantity,
+    quantity: byKey.quantity === undefined || byKey.quantity === null || byKey.quantity === "" || !Number.isFinite(quantity) ? null : quantity,
   };
 }
 

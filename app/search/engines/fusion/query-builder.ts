@@ -36,13 +36,14 @@ export function solrPhrase(value: string): string {
 }
 
 /**
- * The main query text. Local params (`{!join …}`) are only honoured at the very start of `q`, and
- * `_query_:` embeds them in the lucene parser: both are escaped so they stay plain text.
+ * The main query text. Local params (`{!join …}`) are honoured anywhere in a lucene query, and
+ * magic fields (`_query_:`, `_val_:`, even written with backslashes) embed them: every `{!` and
+ * every `:` of user text is escaped, so the text can only ever be words for the pipeline's parser.
+ * Field-qualified searches are not offered to users, so nothing is lost.
  */
 export function neutraliseQuery(text: string): string {
-  let q = text.trim();
-  if (q.startsWith("{!")) q = `\\${q}`;
-  return q.replace(/_query_\s*:/g, "_query_\\:");
+  // Backslashes first, so user text cannot un-escape what follows.
+  return text.trim().replace(/\\/g, "\\\\").replace(/:/g, "\\:").replace(/\{!/g, "\\{!");
 }
 
 /** Spec §5: within terms split on whitespace and ANDed; `(main) AND within`; empty main → within. */
@@ -54,9 +55,11 @@ export function combinedQuery(q: string, within: readonly string[]): string {
   return main || extra || "*:*";
 }
 
+/** Relevance is `score desc`; a cursor needs the `id` tie-breaker, and sorts by `id asc` alone by default. */
 export function sortParam(sort: Sort, cursor: boolean): string {
-  const base = sort && FIELD_NAME.test(sort.field) ? `${sort.field} ${sort.direction}` : "score desc";
-  return cursor ? `${base}, id asc` : base;
+  const field = sort && FIELD_NAME.test(sort.field) ? `${sort.field} ${sort.direction}` : null;
+  if (cursor) return field ? `${field}, id asc` : "id asc";
+  return field ?? "score desc";
 }
 
 export const baseStep: QueryStep = (params, _request, _config, options) => {

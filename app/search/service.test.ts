@@ -1,0 +1,263 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { CircuitBreaker } from "./circuit-breaker";
+import type { BomRequest, CursorRequest, Doc, EngineName, RequestContext, SearchEngine, SearchRequest, SearchResponse } from "./engine";
+import { FusionError, httpError, MESSAGES } from "./engines/fusion/errors";
+import { DEFAULT_SEARCH_CONFIG } from "./search-config";
+import { SearchService } from "./service.server";
+
+const request: SearchRequest = { q: "pump", within: [], filters: [], sort: null, start: 0, rows: 20, facetFields: [] };
+
+function answer(id: string): SearchResponse {
+  return { docs: [{ id }], total: 1, facets: [], highlighting: {}, suggestions: [] };
+}
+
+type SearchImpl = (request: SearchRequest, context?: RequestContext) => Promise<SearchResponse>;
+
+/** A plain object behind the engine interface; `search` is the call these tests drive. */
+function fakeEngine(name: EngineName, search: SearchImpl) {
+  const calls = { search: 0, cursor: 0 };
+  const engine: SearchEngine = {
+    name,
+    search: (req, context) => {
+      calls.search++;
+      return search(req, context);
+    },
+    async *cursor(_request: CursorRequest): AsyncIterable<Doc[]> {
+      calls.cursor++;
+      yield [{ id: `${name}-row` }];
+    },
+    getProduct: async (id: string) => ({ id: `${name}:${id}` }),
+    bom: async (_request: BomRequest) => ({ docs: [], total: name === "fusion" ? 1 : 2 }),
+    suggest: async () => [name],
+    health: async () => ({ ok: true }),
+  };
+  return { engine, calls };
+}
+
+const ok = (id: string): SearchImpl => async () => answer(id);
+const failWith = (error: unknown): SearchImpl => async () => {
+  throw error;
+};
+
+function clock() {
+  let t = 1_000_000;
+  return { now: () => t, advance: (ms: number) => (t += ms) };
+}
+
+function service(primary: SearchEngine | null, fallback: SearchEngine, breaker?: CircuitBreaker) {
+  return new SearchService(DEFAULT_SEARCH_CONFIG, { primary, fallback }, breaker);
+}
+
+const timeout = () => new FusionError("timeout", MESSAGES.timeout);
+
+beforeEach(() => {
+  vi.spyOn(console, "warn").mockImplementation(() => {});
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("SearchService", () => {
+  it("answers from the primary when it succeeds, not degraded, without calling the fallback", async () => {
+    const primary = fakeEngine("fusion", ok("from-fusion"));
+    const fallback = fakeEngine("embedded", ok("from-embedded"));
+    const result = await service(primary.engine, fallback.engine).search(request);
+    expect(result.value.docs[0]?.id).toBe("from-fusion");
+    expect(result.engine).toBe("fusion");
+    expect(result.degraded).toBe(false);
+    expect(result.engineMs).toBeGreaterThanOrEqual(0);
+    expect(fallback.calls.search).toBe(0);
+  });
+
+  const outages: Array<[string, FusionError]> = [
+    ["a timeout", timeout()],
+    ["a refused connection", new FusionError("refused", MESSAGES.refused)],
+    ["an unreachable host", new FusionError("unreachable", MESSAGES.unreachable)],
+    ["HTTP 503", httpError(503, "Service Unavailable")],
+    ["HTTP 500", httpError(500, "SolrCore is loading")],
+    ["a malformed answer", new FusionError("malformed", MESSAGES.failed)],
+  ];
+
+  it.each(outages)("answers from the fallback, marked degraded, on %s", async (_label, error) => {
+    const fallback = fakeEngine("embedded", ok("from-embedded"));
+    const result = await service(fakeEngine("fusion", failWith(error)).engine, fallback.engine).search(request);
+    expect(result.value.docs[0]?.id).toBe("from-embedded");
+    expect(result.engine).toBe("embedded");
+    expect(result.degraded).toBe(true);
+  });
+
+  const configurationErrors: Array<[number]> = [[401], [403], [404], [400]];
+
+  it.each(configurationErrors)("throws HTTP %i as it is, without asking the fallback", async (status) => {
+    const error = httpError(status, "Bad Request");
+    const fallback = fakeEngine("embedded", ok("from-embedded"));
+    await expect(service(fakeEngine("fusion", failWith(error)).engine, fallback.engine).search(request)).rejects.toBe(error);
+    expect(fallback.calls.search).toBe(0);
+  });
+
+  it("throws the primary's error when the fallback fails too", async () => {
+    const primaryError = timeout();
+    const fallback = fakeEngine("embedded", failWith(new Error("catalogue missing")));
+    await expect(service(fakeEngine("fusion", failWith(primaryError)).engine, fallback.engine).search(request)).rejects.toBe(primaryError);
+    expect(fallback.calls.search).toBe(1);
+  });
+
+  it("answers from the fallback, not degraded, when no primary is configured", async () => {
+    const fallback = fakeEngine("embedded", ok("from-embedded"));
+    const svc = service(null, fallback.engine);
+    const result = await svc.search(request);
+    expect(result).toMatchObject({ engine: "embedded", degraded: false });
+    expect(result.value.docs[0]?.id).toBe("from-embedded");
+    expect(svc.status()).toEqual({ serving: "embedded", primary: null, fallback: "embedded" });
+  });
+
+  it("routes product, BOM and suggest calls the same way", async () => {
+    const svc = service(fakeEngine("fusion", ok("x")).engine, fakeEngine("embedded", ok("y")).engine);
+    expect(await svc.getProduct("P-1")).toMatchObject({ value: { id: "fusion:P-1" }, engine: "fusion", degraded: false });
+    expect(await svc.bom({ itemNumber: "I", start: 0, rows: 20 })).toMatchObject({ value: { total: 1 }, engine: "fusion" });
+    expect(await svc.suggest("pu", 5)).toMatchObject({ value: ["fusion"], engine: "fusion" });
+  });
+});
+
+describe("SearchService circuit breaker", () => {
+  it("skips the primary entirely after 3 consecutive outages and answers fast from the fallback", async () => {
+    let hang = false;
+    const primary = fakeEngine("fusion", async () => {
+      if (hang) await new Promise((resolve) => setTimeout(resolve, 1_000));
+      throw timeout();
+    });
+    const fallback = fakeEngine("embedded", ok("from-embedded"));
+    const svc = service(primary.engine, fallback.engine);
+    for (let i = 0; i < 3; i++) expect((await svc.search(request)).degraded).toBe(true);
+    expect(primary.calls.search).toBe(3);
+
+    hang = true;
+    const started = performance.now();
+    const fourth = await svc.search(request);
+    expect(performance.now() - started).toBeLessThan(100);
+    expect(fourth).toMatchObject({ engine: "embedded", degraded: true });
+    expect(primary.calls.search).toBe(3);
+    expect(svc.status()).toMatchObject({ serving: "embedded", primary: { name: "fusion", breaker: { state: "open", consecutiveFailures: 3 } } });
+  });
+
+  it("throws the fallback's error when the breaker is open and the fallback fails", async () => {
+    const fallbackError = new Error("catalogue missing");
+    let fallbackFails = false;
+    const fallback = fakeEngine("embedded", async () => {
+      if (fallbackFails) throw fallbackError;
+      return answer("from-embedded");
+    });
+    const svc = service(fakeEngine("fusion", failWith(timeout())).engine, fallback.engine);
+    for (let i = 0; i < 3; i++) await svc.search(request);
+    fallbackFails = true;
+    await expect(svc.search(request)).rejects.toBe(fallbackError);
+  });
+
+  it("lets one trial through after the cool-down; success closes the breaker", async () => {
+    const c = clock();
+    const breaker = new CircuitBreaker({ failureThreshold: 3, cooldownMs: 30_000, now: c.now });
+    let up = false;
+    const primary = fakeEngine("fusion", async () => {
+      if (!up) throw timeout();
+      return answer("from-fusion");
+    });
+    const svc = service(primary.engine, fakeEngine("embedded", ok("from-embedded")).engine, breaker);
+    for (let i = 0; i < 3; i++) await svc.search(request);
+    c.advance(29_999);
+    await svc.search(request);
+    expect(primary.calls.search).toBe(3);
+
+    c.advance(1);
+    expect(svc.status().primary?.breaker.state).toBe("half-open");
+    up = true;
+    const trial = await svc.search(request);
+    expect(trial).toMatchObject({ engine: "fusion", degraded: false });
+    expect(primary.calls.search).toBe(4);
+    expect(svc.status()).toMatchObject({ serving: "fusion", primary: { breaker: { state: "closed", consecutiveFailures: 0 } } });
+    await svc.search(request);
+    expect(primary.calls.search).toBe(5);
+  });
+
+  it("opens again for a whole cool-down when the trial fails", async () => {
+    const c = clock();
+    const breaker = new CircuitBreaker({ failureThreshold: 3, cooldownMs: 30_000, now: c.now });
+    const primary = fakeEngine("fusion", failWith(timeout()));
+    const svc = service(primary.engine, fakeEngine("embedded", ok("e")).engine, breaker);
+    for (let i = 0; i < 3; i++) await svc.search(request);
+    c.advance(30_000);
+    expect((await svc.search(request)).engine).toBe("embedded");
+    expect(primary.calls.search).toBe(4);
+    expect(svc.status().primary?.breaker.state).toBe("open");
+    c.advance(29_999);
+    await svc.search(request);
+    expect(primary.calls.search).toBe(4);
+  });
+
+  it("does not count an aborted request as a failure, and does not answer it from the fallback", async () => {
+    const primary = fakeEngine("fusion", async (_req, context) => {
+      if (context?.signal?.aborted) throw new FusionError("failed", MESSAGES.failed);
+      return answer("from-fusion");
+    });
+    const fallback = fakeEngine("embedded", ok("from-embedded"));
+    const svc = service(primary.engine, fallback.engine);
+    const controller = new AbortController();
+    controller.abort();
+    for (let i = 0; i < 4; i++) {
+      await expect(svc.search(request, { signal: controller.signal })).rejects.toBeInstanceOf(FusionError);
+    }
+    expect(fallback.calls.search).toBe(0);
+    expect(svc.status().primary?.breaker).toMatchObject({ state: "closed", consecutiveFailures: 0 });
+    expect((await svc.search(request)).engine).toBe("fusion");
+    expect(primary.calls.search).toBe(5);
+  });
+
+  it("treats a configuration error as a sign of life: it breaks a run of outages", async () => {
+    let next: FusionError = timeout();
+    const primary = fakeEngine("fusion", async () => {
+      throw next;
+    });
+    const svc = service(primary.engine, fakeEngine("embedded", ok("e")).engine);
+    await svc.search(request);
+    await svc.search(request);
+    next = httpError(401, "");
+    await expect(svc.search(request)).rejects.toThrow(MESSAGES.unauthorized);
+    next = timeout();
+    await svc.search(request);
+    await svc.search(request);
+    expect(svc.status().primary?.breaker).toMatchObject({ state: "closed", consecutiveFailures: 2 });
+  });
+
+  it("reports the serving engine and the breaker state", async () => {
+    const c = clock();
+    const breaker = new CircuitBreaker({ failureThreshold: 3, cooldownMs: 10_000, now: c.now });
+    const svc = service(fakeEngine("fusion", failWith(timeout())).engine, fakeEngine("embedded", ok("e")).engine, breaker);
+    expect(svc.status()).toEqual({
+      serving: "fusion",
+      primary: { name: "fusion", breaker: { state: "closed", consecutiveFailures: 0, openedAt: null, retryAt: null } },
+      fallback: "embedded",
+    });
+    for (let i = 0; i < 3; i++) await svc.search(request);
+    expect(svc.status()).toEqual({
+      serving: "embedded",
+      primary: { name: "fusion", breaker: { state: "open", consecutiveFailures: 3, openedAt: c.now(), retryAt: c.now() + 10_000 } },
+      fallback: "embedded",
+    });
+  });
+
+  it("exports through the primary's cursor only while the breaker is closed", async () => {
+    const primary = fakeEngine("fusion", failWith(timeout()));
+    const fallback = fakeEngine("embedded", ok("e"));
+    const svc = service(primary.engine, fallback.engine);
+    const cursorRequest: CursorRequest = { q: "", within: [], filters: [], sort: null, batchSize: 100 };
+    const rows = async () => {
+      const out: string[] = [];
+      for await (const batch of svc.cursor(cursorRequest)) out.push(...batch.map((d) => d.id));
+      return out;
+    };
+    expect(await rows()).toEqual(["fusion-row"]);
+    for (let i = 0; i < 3; i++) await svc.search(request);
+    expect(await rows()).toEqual(["embedded-row"]);
+    expect(primary.calls.cursor).toBe(1);
+    expect(fallback.calls.cursor).toBe(1);
+  });
+});
