@@ -42,7 +42,7 @@ export default defineConfig({
     url: `${BASE_URL}/api/ready`,
     reuseExistingServer: !process.env.CI,
     timeout: 120_000,
-    stdout: "pipe",
+    stdout: "ignore",
     stderr: "pipe",
     env: { PORT: String(PORT), HOST: "127.0.0.1" },
   },

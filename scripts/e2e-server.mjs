@@ -11,8 +11,19 @@ const env = {
   SAMPLE_ITEMS: process.env.E2E_SAMPLE_ITEMS ?? "5000",
   EXPORT_LIMIT: process.env.EXPORT_LIMIT ?? "1000",
 };
+// The Fusion browser tests run a second portal against the stand-in (E2E_FUSION_URL); the others
+// never see a search platform configured on the machine.
 delete env.FUSION_URL;
 delete env.OIDC_ISSUER;
+if (process.env.E2E_FUSION_URL) {
+  Object.assign(env, {
+    FUSION_URL: process.env.E2E_FUSION_URL,
+    FUSION_APP: "parts",
+    FUSION_TIMEOUT_MS: process.env.FUSION_TIMEOUT_MS ?? "1500",
+    FUSION_BREAKER_THRESHOLD: process.env.FUSION_BREAKER_THRESHOLD ?? "2",
+    FUSION_BREAKER_COOLDOWN_MS: process.env.FUSION_BREAKER_COOLDOWN_MS ?? "3000",
+  });
+}
 const server = spawn(
   process.execPath,
   [path.join(root, "node_modules/@remix-run/serve/dist/cli.js"), path.join(root, "build/index.js")],

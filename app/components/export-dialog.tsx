@@ -1,7 +1,9 @@
 import { Link, useNavigate } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 import type { ExportDialogView } from "~/export/export-view";
 import { HiddenInputs } from "./hidden-inputs";
+import { useHydrated } from "./use-hydrated";
 
 type Jsonified<T> = { [K in keyof T]: T[K] };
 
@@ -24,6 +26,7 @@ export function ExportDialog({ dialog }: { dialog: Jsonified<ExportDialogView> }
   const [confirming, setConfirming] = useState(dialog.step === "limit");
   const [exporting, setExporting] = useState(false);
   const confirmedRef = useRef(false);
+  const hydrated = useHydrated();
 
   useEffect(() => {
     const element = ref.current;
@@ -35,6 +38,9 @@ export function ExportDialog({ dialog }: { dialog: Jsonified<ExportDialogView> }
   const close = () => navigate(dialog.cancelHref, { preventScrollReset: true, replace: true });
   const count = checked.size;
   const message = STEP_MESSAGES[dialog.step];
+  // Without JavaScript the button cannot follow the checkboxes: it stays enabled, and the server
+  // answers an export without fields with the dialog and its message.
+  const exportDisabled = dialog.total === 0 || (hydrated && (count === 0 || exporting));
 
   return (
     <dialog
@@ -47,7 +53,7 @@ export function ExportDialog({ dialog }: { dialog: Jsonified<ExportDialogView> }
         close();
       }}
     >
-      {confirming ? (
+      {confirming && (
         <div className="dialog-body" role="alertdialog" aria-labelledby="limit-title" aria-describedby="limit-text">
           <h2 id="limit-title">Export Limit</h2>
           <p id="limit-text">{dialog.limitMessage}</p>
@@ -57,12 +63,14 @@ export function ExportDialog({ dialog }: { dialog: Jsonified<ExportDialogView> }
               className="button"
               href={dialog.continueHref}
               onClick={(e) => {
-                if (!formRef.current) return;
-                // With JavaScript: submit the chosen fields with the confirmation.
+                const form = formRef.current;
+                if (!form) return;
+                // With JavaScript: submit the fields and file name chosen in the form (hidden but
+                // still mounted), with the confirmation input rendered before the submit reads it.
                 e.preventDefault();
                 confirmedRef.current = true;
-                setConfirming(false);
-                formRef.current.requestSubmit();
+                flushSync(() => setConfirming(false));
+                form.requestSubmit();
               }}
             >
               Continue Export
@@ -72,141 +80,148 @@ export function ExportDialog({ dialog }: { dialog: Jsonified<ExportDialogView> }
             </Link>
           </p>
         </div>
-      ) : (
-        <form
-          ref={formRef}
-          method="get"
-          action="/crib-search/export.csv"
-          className="dialog-body"
-          onSubmit={(e) => {
-            const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
-            if (submitter?.name === "export-select") return;
-            if (count === 0) {
-              e.preventDefault();
-              return;
-            }
-            if (dialog.needsConfirmation && !confirmedRef.current) {
-              e.preventDefault();
-              setConfirming(true);
-              return;
-            }
-            setExporting(true);
-            // The download goes on by itself; close the dialog shortly after it starts.
-            setTimeout(close, 1000);
-          }}
-        >
-          <h2 id="export-title">Export Search Results</h2>
-          <p className="muted">
-            {dialog.total} results{dialog.query ? ` for "${dialog.query}"` : ""}
-            {dialog.scope === "page" ? " on this page" : ""}
+      )}
+      {/* Stays mounted while the limit is asked, so the choices made in it are what gets exported. */}
+      <form
+        ref={formRef}
+        method="get"
+        action="/crib-search/export.csv"
+        className="dialog-body"
+        hidden={confirming}
+        onSubmit={(e) => {
+          const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+          if (submitter?.name === "export-select") return;
+          if (count === 0) {
+            e.preventDefault();
+            return;
+          }
+          if (dialog.needsConfirmation && !confirmedRef.current) {
+            e.preventDefault();
+            setConfirming(true);
+            return;
+          }
+          setExporting(true);
+          // The download goes on by itself; close the dialog shortly after it starts.
+          setTimeout(close, 1000);
+        }}
+      >
+        {/* Enter in the file name submits with the form's first submit button: make that the
+            export, not Select All. */}
+        <button type="submit" hidden tabIndex={-1} aria-hidden="true" disabled={exportDisabled} />
+        <h2 id="export-title">Export Search Results</h2>
+        <p className="muted">
+          {dialog.total} results{dialog.query ? ` for "${dialog.query}"` : ""}
+          {dialog.scope === "page" ? " on this page" : ""}
+        </p>
+        {message && (
+          <p className="dialog-error" role="alert">
+            {message}
+            {dialog.step === "failed" && (
+              <>
+                {" "}
+                <a href={dialog.exportHref}>Retry</a>
+              </>
+            )}
           </p>
-          {message && (
-            <p className="dialog-error" role="alert">
-              {message}
-              {dialog.step === "failed" && (
-                <>
-                  {" "}
-                  <a href={dialog.exportHref}>Retry</a>
-                </>
-              )}
-            </p>
-          )}
-          <HiddenInputs params={dialog.hidden} />
-          {confirmedRef.current || dialog.step === "limit" ? <input type="hidden" name="confirm" value="1" /> : null}
-          <input type="hidden" name="export" value={dialog.scope} />
-          <fieldset className="export-fields">
-            <legend>Fields</legend>
-            <div className="field-tools">
-              <button
-                type="submit"
-                name="export-select"
-                value="all"
-                formAction="/crib-search/search"
-                className="text-button"
-                onClick={(e) => {
-                  e.preventDefault();
-                  setChecked(new Set(dialog.fields.map((f) => f.key)));
-                }}
-              >
-                Select All
-              </button>
-              <button
-                type="submit"
-                name="export-select"
-                value="none"
-                formAction="/crib-search/search"
-                className="text-button"
-                onClick={(e) => {
-                  e.preventDefault();
-                  setChecked(new Set());
-                }}
-              >
-                Select None
-              </button>
-            </div>
-            <div className="field-grid">
-              {dialog.fields.map((f) => (
-                <label key={f.key}>
-                  <input
-                    type="checkbox"
-                    name="fields"
-                    value={f.key}
-                    checked={checked.has(f.key)}
-                    onChange={(e) => {
-                      const next = new Set(checked);
-                      if (e.currentTarget.checked) next.add(f.key);
-                      else next.delete(f.key);
-                      setChecked(next);
-                    }}
-                  />
-                  {f.label}
-                </label>
-              ))}
-            </div>
-          </fieldset>
-          <label className="filename">
-            <span>File name (optional)</span>
-            <input type="text" name="filename" defaultValue={dialog.filename} placeholder="search-results.csv" maxLength={100} />
-          </label>
-          {dialog.preview.headers.length > 0 && dialog.preview.rows.length > 0 && (
-            <section className="preview" aria-labelledby="preview-title">
-              <h3 id="preview-title">
-                Preview (first {dialog.preview.rows.length} of {dialog.preview.totalRows} rows)
-              </h3>
-              <div className="table-scroll">
-                <table className="results-table">
-                  <thead>
-                    <tr>
-                      {dialog.preview.headers.map((h) => (
-                        <th key={h} scope="col">
-                          {h}
-                        </th>
+        )}
+        <HiddenInputs params={dialog.hidden} />
+        {confirmedRef.current || dialog.step === "limit" ? <input type="hidden" name="confirm" value="1" /> : null}
+        <input type="hidden" name="export" value={dialog.scope} />
+        {/* Marks the field list as sent: with every box unticked the request still means "no
+            fields" instead of falling back to the preselected ones. */}
+        <input type="hidden" name="fields" value="" />
+        <fieldset className="export-fields">
+          <legend>Fields</legend>
+          <div className="field-tools">
+            <button
+              type="submit"
+              name="export-select"
+              value="all"
+              formAction="/crib-search/search"
+              className="text-button"
+              onClick={(e) => {
+                e.preventDefault();
+                setChecked(new Set(dialog.fields.map((f) => f.key)));
+              }}
+            >
+              Select All
+            </button>
+            <button
+              type="submit"
+              name="export-select"
+              value="none"
+              formAction="/crib-search/search"
+              className="text-button"
+              onClick={(e) => {
+                e.preventDefault();
+                setChecked(new Set());
+              }}
+            >
+              Select None
+            </button>
+          </div>
+          <div className="field-grid">
+            {dialog.fields.map((f) => (
+              <label key={f.key}>
+                <input
+                  type="checkbox"
+                  name="fields"
+                  value={f.key}
+                  checked={checked.has(f.key)}
+                  onChange={(e) => {
+                    const next = new Set(checked);
+                    if (e.currentTarget.checked) next.add(f.key);
+                    else next.delete(f.key);
+                    setChecked(next);
+                  }}
+                />
+                {f.label}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <label className="filename">
+          <span>File name (optional)</span>
+          <input type="text" name="filename" defaultValue={dialog.filename} placeholder="search-results.csv" maxLength={100} />
+        </label>
+        {dialog.preview.headers.length > 0 && dialog.preview.rows.length > 0 && (
+          <section className="preview" aria-labelledby="preview-title">
+            <h3 id="preview-title">
+              Preview (first {dialog.preview.rows.length} of {dialog.preview.totalRows} rows)
+            </h3>
+            <div className="table-scroll">
+              <table className="results-table">
+                <thead>
+                  <tr>
+                    {dialog.preview.headers.map((h) => (
+                      <th key={h} scope="col">
+                        {h}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {dialog.preview.rows.map((row, i) => (
+                    <tr key={i}>
+                      {row.map((cell, j) => (
+                        <td key={j}>{cell}</td>
                       ))}
                     </tr>
-                  </thead>
-                  <tbody>
-                    {dialog.preview.rows.map((row, i) => (
-                      <tr key={i}>
-                        {row.map((cell, j) => (
-                          <td key={j}>{cell}</td>
-                        ))}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            </section>
-          )}
-          <p className="actions dialog-actions">
-            <Link className="button secondary" to={dialog.cancelHref} preventScrollReset replace>
-              Cancel
-            </Link>
-            <button type="submit" disabled={count === 0 || dialog.total === 0 || exporting}>
-              {exporting ? "Exporting…" : `Export CSV (${count} fields)`}
-            </button>
-          </p>
-        </form>
-      )}
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </section>
+        )}
+        <p className="actions dialog-actions">
+          <Link className="button secondary" to={dialog.cancelHref} preventScrollReset replace>
+            Cancel
+          </Link>
+          <button type="submit" disabled={exportDisabled}>
+            {exporting ? "Exporting…" : `Export CSV (${count} fields)`}
+          </button>
+        </p>
+      </form>
     </dialog>
   );
 }

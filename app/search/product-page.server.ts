@@ -48,13 +48,30 @@ export async function neighboursOf(
   };
 }
 
-/** The specification list: visible fields in display order, empty values as N/A. */
+/** Media fields are shown as the image and links, not as "N/A" rows when an item has none. */
+const MEDIA_KEYS = new Set(["image_urls", "primary_image_url", "other_attachments"]);
+
+/**
+ * The specification list: every field of the display order (an absent or empty one as N/A), then
+ * the item's other visible fields alphabetically.
+ */
 export function specificationOf(product: Doc, displayOrder: readonly string[]) {
-  return visibleFields(product, displayOrder).map((field) => ({
-    name: field.name,
-    label: field.label || fieldLabel(field.key),
-    value: formatValue(product[field.name]),
-  }));
+  const present = visibleFields(product, displayOrder);
+  const byKey = new Map(present.map((field) => [field.key, field]));
+  const rows: { name: string; label: string; value: string }[] = [];
+  for (const key of displayOrder) {
+    const field = byKey.get(key);
+    if (field) {
+      rows.push({ name: field.name, label: field.label || fieldLabel(field.key), value: formatValue(product[field.name]) });
+      byKey.delete(key);
+    } else if (!MEDIA_KEYS.has(key)) {
+      rows.push({ name: key, label: fieldLabel(key), value: "N/A" });
+    }
+  }
+  for (const field of present) {
+    if (byKey.has(field.key)) rows.push({ name: field.name, label: field.label || fieldLabel(field.key), value: formatValue(product[field.name]) });
+  }
+  return rows;
 }
 
 export function titleOf(product: Doc): string {

@@ -242,3 +242,111 @@ export function apiFacet(result: ApiSearch, key: FacetKey): ApiFacet["values"] {
   if (!facet) throw new Error(`facet ${key} missing from /api/search: ${result.facets.map((f) => f.field).join(", ")}`);
   return facet.values;
 }
+
+// --------------------------------------------------------------------------------------------
+// Item, BOM and Where Used pages, and downloads
+
+/**
+ * With JavaScript, waits until React has taken over the page (hydration sets its fiber on the
+ * elements it adopts); for pages without the search page's no-JS-only Sort button. Without
+ * JavaScript there is nothing to wait for.
+ */
+export async function waitForReact(page: Page, testInfo: TestInfo): Promise<void> {
+  if (!isJs(testInfo)) return;
+  await page.waitForFunction(() => {
+    const element = document.querySelector("main > *");
+    return element !== null && Object.keys(element).some((key) => key.startsWith("__reactFiber"));
+  });
+}
+
+/** The label/value pairs of the item detail page's specification list, in order. */
+export async function specificationRows(page: Page): Promise<[string, string][]> {
+  return page.locator("dl.spec-list").evaluate((dl) =>
+    [...dl.querySelectorAll("dt")].map((dt) => {
+      let dd = dt.nextElementSibling;
+      while (dd && dd.tagName !== "DD") dd = dd.nextElementSibling;
+      return [(dt.textContent ?? "").trim(), (dd?.textContent ?? "").trim()] as [string, string];
+    }),
+  );
+}
+
+/** The breadcrumb trail's labels, in order. */
+export function breadcrumbs(page: Page): Locator {
+  return page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("listitem");
+}
+
+/** A section (Asset BOM, PM BOM, Other BOM Items) of the BOM and Where Used pages. */
+export function bomSection(page: Page, title: string): Locator {
+  return page.getByRole("region", { name: title, exact: true });
+}
+
+/** The texts of one column (by its header label) of a section's table. */
+export async function bomColumnTexts(section: Locator, label: string): Promise<string[]> {
+  return section.locator("table").evaluate((table, wanted) => {
+    const headers = [...table.querySelectorAll("thead th")].map((th) => (th.querySelector("a")?.firstChild?.textContent ?? th.textContent ?? "").trim());
+    const index = headers.indexOf(wanted);
+    if (index < 0) throw new Error(`no column ${wanted} in ${headers.join(", ")}`);
+    return [...table.querySelectorAll("tbody > tr")].map((tr) => (tr.children[index]?.textContent ?? "").trim());
+  }, label);
+}
+
+export interface BomCounts {
+  asset: number;
+  pm: number;
+  other: number;
+}
+
+const bomCountCache = new Map<string, BomCounts>();
+
+/**
+ * How many BOM records of each type use an item. There is no JSON API for BOMs: this reads the
+ * item's BOM export (`/bom/{item}/export.csv?type=all`, one record a line with its type first),
+ * which answers 404 when the item has none. Cached per worker.
+ */
+export async function bomCounts(request: APIRequestContext, item: string): Promise<BomCounts> {
+  const cached = bomCountCache.get(item);
+  if (cached) return cached;
+  const response = await request.get(`/bom/${encodeURIComponent(item)}/export.csv?type=all`);
+  const counts: BomCounts = { asset: 0, pm: 0, other: 0 };
+  if (response.status() === 200) {
+    const lines = (await response.text()).replace(/^\uFEFF/, "").split(/\r?\n/).slice(1);
+    for (const line of lines) {
+      const type = /^"?([a-z]+)"?,/.exec(line)?.[1];
+      if (type === "asset" || type === "pm" || type === "other") counts[type]++;
+    }
+  } else {
+    expect(response.status(), `BOM export of ${item}`).toBe(404);
+  }
+  bomCountCache.set(item, counts);
+  return counts;
+}
+
+/**
+ * The first item (of a search, in result order) whose BOM counts satisfy `wanted`. Components with
+ * many uses have item numbers starting MRO-, so that is the default search. Bounded: at most
+ * `max` items are tried.
+ */
+export async function findBomItem(
+  request: APIRequestContext,
+  wanted: (counts: BomCounts) => boolean,
+  what: string,
+  { q = "MRO", max = 300 }: { q?: string; max?: number } = {},
+): Promise<{ item: string; counts: BomCounts }> {
+  for (let start = 0; start < max; start += 100) {
+    const result = await apiSearch(request, { q, rows: Math.min(100, max - start), start });
+    for (const doc of result.docs) {
+      const item = String(doc.item_number_s ?? "");
+      if (!item) continue;
+      const counts = await bomCounts(request, item);
+      if (wanted(counts)) return { item, counts };
+    }
+    if (start + 100 >= result.numFound) break;
+  }
+  throw new Error(`no item that ${what} among the first ${max} results for "${q}"`);
+}
+
+/** Today's date as export file names write it (UTC), and the day before/after around midnight. */
+export function exportDates(): string[] {
+  const now = Date.now();
+  return [now - 60_000, now, now + 60_000].map((t) => new Date(t).toISOString().slice(0, 10));
+}

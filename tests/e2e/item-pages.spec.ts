@@ -1,0 +1,449 @@
+/**
+ * The item detail page, the BOM pages and the Where Used page: how they are reached from a search
+ * and lead back to it, their sections, sorting and paging, their error states, and hostile item
+ * numbers in the path. Each test runs with and without JavaScript, with the same assertions.
+ *
+ * Test data is found through the search API and the pages themselves: BOM counts come from each
+ * item's BOM export (see `bomCounts`), never from hard-coded sample values.
+ */
+import { expect, test, type Page } from "@playwright/test";
+import {
+  apiSearch,
+  bomColumnTexts,
+  bomCounts,
+  bomSection,
+  breadcrumbs,
+  columnTexts,
+  currentPath,
+  escapeRegExp,
+  findBomItem,
+  NULL_TEXT,
+  openSearch,
+  resultRows,
+  resultsHeading,
+  SEARCH_PATH,
+  searchUrl,
+  shownTotal,
+  specificationRows,
+  urlWith,
+  waitForReact,
+} from "./helpers";
+
+const WHERE_USED_PAGE_SIZE = 5;
+const BOM_PAGE_SIZE = 20;
+
+const productPath = (item: string) => `/product/${encodeURIComponent(item)}`;
+const whereUsedPath = (item: string) => `/where-used/${encodeURIComponent(item)}`;
+
+function productTitle(page: Page) {
+  return page.locator("#product-title");
+}
+
+/** Collects the messages of any alert/confirm/prompt, dismissing them. */
+function watchDialogs(page: Page): string[] {
+  const dialogs: string[] = [];
+  page.on("dialog", (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  return dialogs;
+}
+
+test.describe("item detail page", () => {
+  test("a result's item link opens its page, which shows the item and goes Back to the exact search", async ({ page, request }, testInfo) => {
+    const pump = await apiSearch(request, { q: "pump", rows: 0 });
+    const org = pump.facets.find((f) => f.field === "org_code_s")?.values[0];
+    expect(org, "pump results have an org code facet").toBeDefined();
+    expect(org!.count, "enough results for a second page").toBeGreaterThan(20);
+
+    await openSearch(page, testInfo, searchUrl({ q: "pump", f: `org_code:${org!.value}`, page: 2 }));
+    const searchPath = currentPath(page);
+    const item = (await columnTexts(page, "Item Number"))[0]!;
+    const description = (await columnTexts(page, "Item Description"))[0]!;
+    const product = (await (await request.get(`/api/products/${encodeURIComponent(item)}`)).json()).data as Record<string, unknown>;
+
+    await resultRows(page).first().locator("a.row-link").click();
+
+    await expect(page).toHaveURL(urlWith(productPath(item), [["back", searchPath], ["pos", "20"]]));
+    await expect(productTitle(page)).toContainText(description);
+    await expect(productTitle(page)).toContainText(`(${item})`);
+    const spec = new Map(await specificationRows(page));
+    expect(spec.get("Org Code")).toBe(String(product.org_code_s));
+    expect(spec.get("Item Number")).toBe(item);
+
+    await waitForReact(page, testInfo);
+    await page.getByRole("link", { name: "← Back", exact: true }).click();
+    await expect(page).toHaveURL(urlWith(SEARCH_PATH, [...new URL(searchPath, "http://x").searchParams]));
+    expect(currentPath(page)).toBe(searchPath);
+    await expect(resultsHeading(page)).toHaveText(`${org!.count} results for "pump"`);
+    expect((await columnTexts(page, "Item Number"))[0]).toBe(item);
+  });
+
+  test("the first result of a search opens with position 0, and blank values show N/A beside the No Image placeholder", async ({ page }, testInfo) => {
+    await openSearch(page, testInfo, searchUrl({ q: "pump" }));
+    const first = (await columnTexts(page, "Item Number"))[0]!;
+    await resultRows(page).first().locator("a.row-link").click();
+    await expect(page).toHaveURL(urlWith(productPath(first), [["back", searchUrl({ q: "pump" })], ["pos", "0"]]));
+
+    // Blank values sort last: the last page sorted by manufacturer holds items without one.
+    await openSearch(page, testInfo, searchUrl({ sort: "manufacturer asc", rows: 100 }));
+    const total = await shownTotal(page);
+    await openSearch(page, testInfo, searchUrl({ sort: "manufacturer asc", rows: 100, page: Math.ceil(total / 100) }));
+    const manufacturers = await columnTexts(page, "Manufacturer");
+    const items = await columnTexts(page, "Item Number");
+    const hasImage = await resultRows(page).evaluateAll((trs) => trs.map((tr) => tr.querySelector("img") !== null));
+    const index = manufacturers.findIndex((m, i) => m === NULL_TEXT && !hasImage[i]);
+    expect(index, "an item without manufacturer and without image in the sample").toBeGreaterThanOrEqual(0);
+    const item = items[index]!;
+
+    await resultRows(page).nth(index).locator("a.row-link").click();
+    await expect(productTitle(page)).toContainText(`(${item})`);
+    const spec = new Map(await specificationRows(page));
+    expect(spec.get("Item Number")).toBe(item);
+    const image = page.getByRole("complementary", { name: "Image" });
+    await expect(image.getByText("No Image", { exact: true })).toBeVisible();
+    await expect(image.locator("img")).toHaveCount(0);
+    // The results table shows this item's blank manufacturer as N/A; so must its detail page
+    // (spec §2 "empty values shown as N/A"; docs/catalog-format.md: a missing key is no value,
+    // shown as N/A).
+    expect(spec.get("Manufacturer"), `spec list of ${item}: ${JSON.stringify([...spec])}`).toBe(NULL_TEXT);
+  });
+
+  test("Previous and Next step through the search, and Back returns to the page holding the item", async ({ page }, testInfo) => {
+    const url = searchUrl({ q: "pump", sort: "item_number asc" });
+    await openSearch(page, testInfo, url);
+    const total = await shownTotal(page);
+    const items = await columnTexts(page, "Item Number");
+    expect(items.length).toBeGreaterThanOrEqual(3);
+
+    await resultRows(page).nth(1).locator("a.row-link").click();
+    await expect(page).toHaveURL(urlWith(productPath(items[1]!), [["back", url], ["pos", "1"]]));
+    const nav = page.getByRole("navigation", { name: "Results" });
+    await expect(nav.getByRole("link", { name: `← Previous: ${items[0]}`, exact: true })).toBeVisible();
+    await expect(nav.getByText(`Result 2 of ${total}`, { exact: true })).toBeVisible();
+    await waitForReact(page, testInfo);
+    await nav.getByRole("link", { name: `Next: ${items[2]} →`, exact: true }).click();
+
+    await expect(page).toHaveURL(urlWith(productPath(items[2]!), [["back", url], ["pos", "2"]]));
+    await expect(productTitle(page)).toContainText(`(${items[2]})`);
+    await expect(nav.getByText(`Result 3 of ${total}`, { exact: true })).toBeVisible();
+    await expect(nav.getByRole("link", { name: `← Previous: ${items[1]}`, exact: true })).toBeVisible();
+
+    await waitForReact(page, testInfo);
+    await page.getByRole("link", { name: "← Back", exact: true }).click();
+    await expect(page).toHaveURL(urlWith(SEARCH_PATH, [["q", "pump"], ["sort", "item_number asc"]]));
+    expect(await columnTexts(page, "Item Number")).toContain(items[2]);
+  });
+
+  test("Next across a page boundary goes Back to the next results page", async ({ page }, testInfo) => {
+    const url = searchUrl({ q: "pump", sort: "item_number asc" });
+    await openSearch(page, testInfo, url);
+    const rows = await resultRows(page).count();
+    expect(rows).toBe(20);
+    const last = (await columnTexts(page, "Item Number"))[19]!;
+
+    await resultRows(page).nth(19).locator("a.row-link").click();
+    await expect(productTitle(page)).toContainText(`(${last})`);
+    await waitForReact(page, testInfo);
+    await page.getByRole("navigation", { name: "Results" }).getByRole("link", { name: /^Next: / }).click();
+    await expect(page.getByRole("navigation", { name: "Results" }).getByText(/^Result 21 of \d+$/)).toBeVisible();
+    const itemText = (await productTitle(page).locator(".muted").textContent()) ?? "";
+    const item = itemText.replace(/^\(|\)$/g, "");
+
+    await waitForReact(page, testInfo);
+    await page.getByRole("link", { name: "← Back", exact: true }).click();
+    await expect(page).toHaveURL(urlWith(SEARCH_PATH, [["q", "pump"], ["sort", "item_number asc"], ["page", "2"]]));
+    expect((await columnTexts(page, "Item Number"))[0]).toBe(item);
+  });
+
+  test("an unknown item answers 404 with Product Not Found and ← Back to Search", async ({ page, request }) => {
+    expect((await request.get("/api/products/NO-SUCH-ITEM")).status(), "the made-up item does not exist").toBe(404);
+    const response = await page.goto("/product/NO-SUCH-ITEM");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Product Not Found", exact: true })).toBeVisible();
+    await expect(page.getByRole("link", { name: "← Back to Search", exact: true })).toHaveAttribute("href", "/crib-search");
+    await expect(page.getByRole("link", { name: "Try Again", exact: true })).toBeVisible();
+  });
+});
+
+test.describe("Where Used page", () => {
+  test("from a product page: breadcrumbs Home › Search Results › Product › Where Used, and back to the search", async ({ page }, testInfo) => {
+    const url = searchUrl({ q: "pump" });
+    await openSearch(page, testInfo, url);
+    const item = (await columnTexts(page, "Item Number"))[0]!;
+    await resultRows(page).first().locator("a.row-link").click();
+    await expect(productTitle(page)).toContainText(`(${item})`);
+    await waitForReact(page, testInfo);
+
+    await page.getByRole("link", { name: "View Where Used", exact: true }).click();
+    await expect(page).toHaveURL((u) => u.pathname === whereUsedPath(item));
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Where Used: ${item}`);
+    await expect(breadcrumbs(page)).toHaveText(["Home", 'Search Results: "pump"', `Product ${item}`, `Where Used: ${item}`]);
+    const trail = page.getByRole("navigation", { name: "Breadcrumb" });
+    await expect(trail.getByRole("link", { name: "Home", exact: true })).toHaveAttribute("href", "/crib-search");
+    await expect(trail.getByText(`Where Used: ${item}`)).toHaveAttribute("aria-current", "page");
+
+    await waitForReact(page, testInfo);
+    await trail.getByRole("link", { name: `Product ${item}`, exact: true }).click();
+    await expect(productTitle(page)).toContainText(`(${item})`);
+    await page.goBack();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Where Used: ${item}`);
+
+    await waitForReact(page, testInfo);
+    await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: 'Search Results: "pump"', exact: true }).click();
+    await expect(page).toHaveURL(urlWith(SEARCH_PATH, [["q", "pump"]]));
+    await expect(resultsHeading(page)).toHaveText(/results for "pump"$/);
+  });
+
+  test("from a search row: no Product crumb; visited directly: only Home", async ({ page }, testInfo) => {
+    const url = searchUrl({ q: "pump", sort: "item_number asc" });
+    await openSearch(page, testInfo, url);
+    const item = (await columnTexts(page, "Item Number"))[0]!;
+    await resultRows(page).first().getByRole("link", { name: `Where Used for ${item}`, exact: true }).click();
+    await expect(page).toHaveURL(urlWith(whereUsedPath(item), [["back", url]]));
+    await expect(breadcrumbs(page)).toHaveText(["Home", 'Search Results: "pump"', `Where Used: ${item}`]);
+    await waitForReact(page, testInfo);
+    await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: 'Search Results: "pump"' }).click();
+    await expect(page).toHaveURL(urlWith(SEARCH_PATH, [["q", "pump"], ["sort", "item_number asc"]]));
+
+    await page.goto(whereUsedPath(item));
+    await expect(breadcrumbs(page)).toHaveText(["Home", `Where Used: ${item}`]);
+  });
+
+  test("sections: range text, five rows, sort links with aria-sort, own pager and Jump To, export link", async ({ page, request }, testInfo) => {
+    // More than two pages of asset uses, so that the pager, page 2 and a jump are all meaningful.
+    const { item, counts } = await findBomItem(request, (c) => c.asset > 2 * WHERE_USED_PAGE_SIZE, "is used in more than 10 asset BOMs");
+    const n = counts.asset;
+    const lastPage = Math.ceil(n / WHERE_USED_PAGE_SIZE);
+
+    const response = await page.goto(whereUsedPath(item));
+    expect(response?.status()).toBe(200);
+    await waitForReact(page, testInfo);
+    const asset = bomSection(page, "Asset BOM");
+    const pm = bomSection(page, "PM BOM");
+    await expect(asset.getByRole("heading", { name: "Asset BOM" })).toBeVisible();
+    await expect(pm.getByRole("heading", { name: "PM BOM" })).toBeVisible();
+    await expect(asset.locator(".range")).toHaveText(`1-5 of ${n}`);
+    await expect(asset.locator("tbody > tr")).toHaveCount(WHERE_USED_PAGE_SIZE);
+    // Default order: item number ascending (every row is this component, so the column is constant).
+    await expect(asset.locator("th", { hasText: "Item Number" })).toHaveAttribute("aria-sort", "ascending");
+    expect(new Set(await bomColumnTexts(asset, "Item Number"))).toEqual(new Set([item]));
+    await expect(asset.getByRole("combobox", { name: "Asset BOM sort" })).toHaveValue("relevance");
+    // The PM section as it is now; the asset section's paging and sorting must leave it alone.
+    const pmText = pm.locator(".range, .empty-section");
+    const pmBefore = await pmText.textContent();
+    if (counts.pm === 0) expect(pmBefore).toBe(`No PM BOMs found that use component: ${item}`);
+    else expect(pmBefore).toBe(`1-${Math.min(WHERE_USED_PAGE_SIZE, counts.pm)} of ${counts.pm}`);
+    await expect(pm.getByLabel("Jump To")).toHaveCount(counts.pm > WHERE_USED_PAGE_SIZE ? 1 : 0);
+
+    // Export dropdown of the section.
+    await asset.locator("details.menu > summary", { hasText: "Export" }).click();
+    const exportLink = asset.getByRole("link", { name: `Export all ${Math.min(n, 1000)} Asset BOM records (CSV)` });
+    await expect(exportLink).toBeVisible();
+    await expect(exportLink).toHaveAttribute("href", `${whereUsedPath(item)}/export.csv?type=asset`);
+    await asset.locator("details.menu > summary", { hasText: "Export" }).click();
+
+    // Sort by Asset Number: ascending, then descending.
+    await asset.getByRole("link", { name: "Asset Number", exact: true }).click();
+    await expect(page).toHaveURL(urlWith(whereUsedPath(item), [["asset-sort", "asset_number asc"]]));
+    await expect(asset.locator("th", { hasText: "Asset Number" })).toHaveAttribute("aria-sort", "ascending");
+    await expect(asset.locator("th[aria-sort]")).toHaveCount(1);
+    const ascending = await bomColumnTexts(asset, "Asset Number");
+    expect(ascending).toEqual([...ascending].sort((a, b) => a.localeCompare(b)));
+    await asset.getByRole("link", { name: "Asset Number", exact: true }).click();
+    await expect(page).toHaveURL(urlWith(whereUsedPath(item), [["asset-sort", "asset_number desc"]]));
+    await expect(asset.locator("th", { hasText: "Asset Number" })).toHaveAttribute("aria-sort", "descending");
+    const descending = await bomColumnTexts(asset, "Asset Number");
+    expect(descending).toEqual([...descending].sort((a, b) => b.localeCompare(a)));
+    // Descending starts with the largest asset number of all, ascending with the smallest.
+    expect(descending[0]! >= ascending[ascending.length - 1]!).toBe(true);
+    await expect(pmText).toHaveText(pmBefore!);
+
+    // Page 2 of the asset section; the sort stays, the PM section stays where it was.
+    await asset.getByRole("link", { name: "Asset BOM: page 2", exact: true }).click();
+    await expect(page).toHaveURL(urlWith(whereUsedPath(item), [["asset-sort", "asset_number desc"], ["asset-page", "2"]]));
+    await expect(asset.locator(".range")).toHaveText(`6-10 of ${n}`);
+    await expect(asset.getByRole("link", { name: "Asset BOM: page 2", exact: true })).toHaveAttribute("aria-current", "page");
+    const page2 = await bomColumnTexts(asset, "Asset Number");
+    expect(page2[0]! <= descending[descending.length - 1]!, `page 2 continues the descending order: ${page2} after ${descending}`).toBe(true);
+    await expect(pmText).toHaveText(pmBefore!);
+    expect(new URL(page.url()).searchParams.has("pm-page")).toBe(false);
+
+    // Jump To the last page.
+    await asset.getByLabel("Jump To").fill(String(lastPage));
+    await asset.getByRole("button", { name: "Go", exact: true }).click();
+    await expect(page).toHaveURL(urlWith(whereUsedPath(item), [["asset-sort", "asset_number desc"], ["asset-page", String(lastPage)]]));
+    await expect(asset.locator(".range")).toHaveText(`${(lastPage - 1) * WHERE_USED_PAGE_SIZE + 1}-${n} of ${n}`);
+    await expect(pmText).toHaveText(pmBefore!);
+  });
+
+  test("an item used only in assets says so in the PM section, and the other way round", async ({ page, request }) => {
+    const assetOnly = await findBomItem(request, (c) => c.asset > 0 && c.pm === 0 && c.other === 0, "is used only in asset BOMs");
+    await page.goto(whereUsedPath(assetOnly.item));
+    await expect(bomSection(page, "PM BOM")).toContainText(`No PM BOMs found that use component: ${assetOnly.item}`);
+    await expect(bomSection(page, "PM BOM").locator("table")).toHaveCount(0);
+    await expect(bomSection(page, "Asset BOM").locator(".range")).toHaveText(
+      `1-${Math.min(WHERE_USED_PAGE_SIZE, assetOnly.counts.asset)} of ${assetOnly.counts.asset}`,
+    );
+
+    const pmOnly = await findBomItem(request, (c) => c.pm > 0 && c.asset === 0 && c.other === 0, "is used only in PM BOMs");
+    await page.goto(whereUsedPath(pmOnly.item));
+    await expect(bomSection(page, "Asset BOM")).toContainText(`No Asset BOMs found that use component: ${pmOnly.item}`);
+    await expect(bomSection(page, "PM BOM").locator(".range")).toHaveText(
+      `1-${Math.min(WHERE_USED_PAGE_SIZE, pmOnly.counts.pm)} of ${pmOnly.counts.pm}`,
+    );
+    await expect(bomSection(page, "PM BOM").locator("tbody > tr")).toHaveCount(Math.min(WHERE_USED_PAGE_SIZE, pmOnly.counts.pm));
+  });
+});
+
+test.describe("BOM pages", () => {
+  test("an item used only in assets goes to /asset-bom, only in PM kits to /pm-bom", async ({ page, request }) => {
+    const assetOnly = await findBomItem(request, (c) => c.asset > 0 && c.pm === 0 && c.other === 0, "is used only in asset BOMs");
+    await page.goto(`/bom/${encodeURIComponent(assetOnly.item)}`);
+    await expect(page).toHaveURL((u) => u.pathname === `/asset-bom/${encodeURIComponent(assetOnly.item)}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Asset BOM ${assetOnly.item}`);
+    await expect(page.getByRole("link", { name: "Export Asset BOM", exact: true })).toHaveAttribute(
+      "href",
+      `/bom/${encodeURIComponent(assetOnly.item)}/export.csv?type=asset`,
+    );
+    await expect(bomSection(page, "Asset BOM").locator(".range")).toHaveText(
+      `1-${Math.min(BOM_PAGE_SIZE, assetOnly.counts.asset)} of ${assetOnly.counts.asset}`,
+    );
+    await expect(bomSection(page, "PM BOM")).toHaveCount(0);
+
+    const pmOnly = await findBomItem(request, (c) => c.pm > 0 && c.asset === 0 && c.other === 0, "is used only in PM BOMs");
+    await page.goto(`/bom/${encodeURIComponent(pmOnly.item)}`);
+    await expect(page).toHaveURL((u) => u.pathname === `/pm-bom/${encodeURIComponent(pmOnly.item)}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`PM BOM ${pmOnly.item}`);
+    await expect(page.getByRole("link", { name: "Export PM BOM", exact: true })).toHaveAttribute(
+      "href",
+      `/bom/${encodeURIComponent(pmOnly.item)}/export.csv?type=pm`,
+    );
+    await expect(bomSection(page, "Asset BOM")).toHaveCount(0);
+  });
+
+  test("an item with several BOM types shows BOM Details with every section and its range", async ({ page, request }) => {
+    const types = (c: { asset: number; pm: number; other: number }) => [c.asset, c.pm, c.other].filter((n) => n > 0).length;
+    const { item, counts } = await findBomItem(request, (c) => types(c) >= 2, "is in BOMs of two types or more");
+    const response = await page.goto(`/bom/${encodeURIComponent(item)}`);
+    expect(response?.status()).toBe(200);
+    expect(new URL(page.url()).pathname).toBe(`/bom/${encodeURIComponent(item)}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`BOM Details ${item}`);
+    await expect(page.getByRole("link", { name: "Export BOM", exact: true })).toHaveAttribute(
+      "href",
+      `/bom/${encodeURIComponent(item)}/export.csv?type=all`,
+    );
+    const sections: [string, number, string][] = [
+      ["Asset BOM", counts.asset, "No Asset BOM data found for this item"],
+      ["PM BOM", counts.pm, "No PM BOM data found for this item"],
+      ["Other BOM Items", counts.other, "No other BOM items for this item"],
+    ];
+    for (const [title, count, empty] of sections) {
+      const section = bomSection(page, title);
+      await expect(section.getByRole("heading", { name: title, exact: true })).toBeVisible();
+      if (count === 0) {
+        await expect(section).toContainText(empty);
+        continue;
+      }
+      await expect(section.locator(".range"), title).toHaveText(`1-${Math.min(BOM_PAGE_SIZE, count)} of ${count}`);
+      await expect(section.locator("tbody > tr"), title).toHaveCount(Math.min(BOM_PAGE_SIZE, count));
+      await expect(section.locator("thead th")).toHaveText([
+        /^Org Code/,
+        /^Item Number/,
+        /^Asset Number/,
+        /^Asset Serial Number/,
+        /^Asset Group/,
+        /^Asset Description/,
+      ]);
+    }
+  });
+
+  test("an item in no BOM answers 404 with the message, Try Again and ← Back to Search", async ({ page, request }) => {
+    const { item } = await findBomItem(request, (c) => c.asset + c.pm + c.other === 0, "is in no BOM");
+    const response = await page.goto(`/bom/${encodeURIComponent(item)}`);
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "No BOM data found for this item", exact: true })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Try Again", exact: true })).toHaveAttribute("href", `/bom/${encodeURIComponent(item)}`);
+    await expect(page.getByRole("link", { name: "← Back to Search", exact: true })).toBeVisible();
+  });
+});
+
+test.describe("hostile item numbers in the path", () => {
+  const SCRIPT = "<script>alert(1)</script>";
+  const hostile: [string, string][] = [
+    ["../../etc/passwd, encoded", encodeURIComponent("../../etc/passwd")],
+    ["<script>, encoded", encodeURIComponent(SCRIPT)],
+    ["5,000 x", "x".repeat(5000)],
+    ["%00", "%00"],
+    ["a%2Fb c#%25", "a%2Fb c#%25"],
+  ];
+  const STACK_TRACE = /\bat [\w.<>$]+ \(?[^\s)]*:\d+:\d+\)?|node_modules|Error: .*\n\s+at /;
+
+  for (const route of ["product", "where-used", "bom"]) {
+    test(`/${route}/… answers 400 or 404, never runs or leaks anything`, async ({ page }) => {
+      const dialogs = watchDialogs(page);
+      for (const [name, segment] of hostile) {
+        const url = `/${route}/${segment}`;
+        const response = await page.goto(url);
+        const status = response?.status() ?? 0;
+        const html = (await response?.text()) ?? "";
+        expect(status, `${name}: status`).not.toBe(500);
+        expect(html, `${name}: no stack trace`).not.toMatch(STACK_TRACE);
+        expect(html.toLowerCase().includes("<script>alert"), `${name}: unescaped script`).toBe(false);
+        await expect(page.locator("main script")).toHaveCount(0);
+        if (route === "where-used" && status === 200) {
+          // An item number nobody uses is a valid Where Used search: both sections say so (spec
+          // §2 empty texts), and the item number is shown as text.
+          const item = (await page.getByRole("heading", { level: 1 }).textContent())?.replace(/^Where Used: /, "") ?? "";
+          await expect(bomSection(page, "Asset BOM"), name).toContainText(`No Asset BOMs found that use component: ${item}`);
+          await expect(bomSection(page, "PM BOM"), name).toContainText(`No PM BOMs found that use component: ${item}`);
+        } else {
+          expect([400, 404], `${name}: status`).toContain(status);
+          await expect(page.getByRole("link", { name: "← Back to Search", exact: true }), name).toBeVisible();
+        }
+      }
+      expect(dialogs).toEqual([]);
+    });
+  }
+
+  test("a real item link round-trips its item number; a made-up one with / space # % ü is not found", async ({ page }, testInfo) => {
+    await openSearch(page, testInfo, searchUrl({ q: "pump", sort: "item_number desc" }));
+    const items = await columnTexts(page, "Item Number");
+    // Prefer an item number with characters that need care in a path.
+    const index = Math.max(0, items.findIndex((i) => /[^A-Za-z0-9]/.test(i)));
+    const item = items[index]!;
+    const href = (await resultRows(page).nth(index).locator("a.row-link").getAttribute("href")) ?? "";
+    expect(new URL(href, page.url()).pathname).toBe(productPath(item));
+    await resultRows(page).nth(index).locator("a.row-link").click();
+    await expect(productTitle(page)).toContainText(`(${item})`);
+    expect(new Map(await specificationRows(page)).get("Item Number")).toBe(item);
+    await waitForReact(page, testInfo);
+    await page.getByRole("link", { name: "View Where Used", exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Where Used: ${item}`);
+
+    const madeUp = "A/B 1#%ü";
+    const segment = encodeURIComponent(madeUp);
+    const product = await page.goto(`/product/${segment}`);
+    expect(product?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Product Not Found", exact: true })).toBeVisible();
+
+    const whereUsed = await page.goto(`/where-used/${segment}`);
+    expect(whereUsed?.status()).toBe(200);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Where Used: ${madeUp}`);
+    await expect(bomSection(page, "Asset BOM")).toContainText(`No Asset BOMs found that use component: ${madeUp}`);
+    await expect(page.getByRole("navigation", { name: "Breadcrumb" }).getByText(new RegExp(`^Where Used: ${escapeRegExp(madeUp)}$`))).toBeVisible();
+
+    const bom = await page.goto(`/bom/${segment}`);
+    expect(bom?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "No BOM data found for this item", exact: true })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Try Again", exact: true })).toHaveAttribute("href", `/bom/${segment}`);
+  });
+});
+
+test("BOM counts found through the export agree with the Where Used page", async ({ page, request }) => {
+  // Guards the test data helper itself: the counts it reads are the ones the pages show.
+  const { item, counts } = await findBomItem(request, (c) => c.asset > 0, "is used in an asset BOM");
+  await page.goto(whereUsedPath(item));
+  await expect(bomSection(page, "Asset BOM").locator(".range")).toHaveText(new RegExp(` of ${counts.asset}$`));
+  expect(await bomCounts(request, item)).toEqual(counts);
+});

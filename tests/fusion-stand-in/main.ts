@@ -1,0 +1,76 @@
+/**
+ * Runs the Fusion stand-in until killed:
+ *
+ *   npx tsx tests/fusion-stand-in/main.ts --port 8764 --catalog .cache/fusion/catalog.db --items 5000
+ *
+ * Options: --port (default 8764; 0 = random), --host (127.0.0.1), --catalog
+ * (.cache/fusion/catalog.db; a sample catalogue of --items items, default 5000, is built there when
+ * the file is missing), --app (parts), --query-profile (= app), --bom-profile
+ * (ge-appliances-boms), --asset-bom-profile (asset-boms), --api-key (none; also FUSION_STAND_IN_API_KEY).
+ * Prints its URL once it listens. Steer it from another process through /__control (see server.ts).
+ */
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { ensureCatalog } from "../../app/search/engines/embedded/catalog-build.server";
+import { startStandIn } from "./server";
+
+const { values } = parseArgs({
+  options: {
+    port: { type: "string", default: "8764" },
+    host: { type: "string", default: "127.0.0.1" },
+    catalog: { type: "string", default: ".cache/fusion/catalog.db" },
+    items: { type: "string", default: "5000" },
+    app: { type: "string", default: "parts" },
+    "query-profile": { type: "string" },
+    "bom-profile": { type: "string", default: "ge-appliances-boms" },
+    "asset-bom-profile": { type: "string", default: "asset-boms" },
+    "api-key": { type: "string" },
+    help: { type: "boolean", short: "h", default: false },
+  },
+  strict: true,
+});
+
+if (values.help) {
+  console.log(
+    "Usage: tsx tests/fusion-stand-in/main.ts [--port 8764] [--host 127.0.0.1] [--catalog .cache/fusion/catalog.db] [--items 5000]\n" +
+      "       [--app parts] [--query-profile <app>] [--bom-profile ge-appliances-boms] [--asset-bom-profile asset-boms] [--api-key KEY]",
+  );
+  process.exit(0);
+}
+
+function integer(name: string, raw: string): number {
+  if (!/^\d+$/.test(raw)) {
+    console.error(`--${name} must be a whole number, got "${raw}"`);
+    process.exit(2);
+  }
+  return Number(raw);
+}
+
+const port = integer("port", values.port);
+const items = integer("items", values.items);
+const catalogPath = path.resolve(values.catalog);
+
+if (ensureCatalog(catalogPath, items)) console.log(`Built a sample catalogue of ${items} items at ${catalogPath}`);
+
+const standIn = await startStandIn({
+  port,
+  host: values.host,
+  catalogPath,
+  app: values.app,
+  queryProfile: values["query-profile"] ?? values.app,
+  bomProfile: values["bom-profile"],
+  assetBomProfile: values["asset-bom-profile"],
+  apiKey: values["api-key"] ?? process.env.FUSION_STAND_IN_API_KEY ?? undefined,
+});
+
+console.log(`Fusion stand-in listening on ${standIn.url} (app "${values.app}", catalogue ${catalogPath})`);
+
+let stopping = false;
+async function stop(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  console.log(`Fusion stand-in: ${signal}, stopping`);
+  await standIn.close();
+  process.exit(0);
+}
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void stop(signal));

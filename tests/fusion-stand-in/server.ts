@@ -1,0 +1,838 @@
+/**
+ * A Lucidworks Fusion stand-in for tests and local work: answers the query-profile requests the
+ * portal's Fusion client sends (docs/fusion-api.md §1.2, §1.5, §4) from an embedded SQLite
+ * catalogue, and can be told to misbehave (latency, error statuses, malformed JSON, connection
+ * resets, hangs) through `setFault` or the `/__control` HTTP API.
+ */
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import type { Socket } from "node:net";
+import type { BomDoc, BomRequest, BomSortField, Doc, FieldValue, Filter, SearchRequest, Sort } from "../../app/search/engine";
+import { BOM_SORT_FIELDS, HL_POST, HL_PRE } from "../../app/search/engine";
+import { EmbeddedEngine } from "../../app/search/engines/embedded/embedded-engine.server";
+import { ITEM_COLUMNS } from "../../app/search/engines/embedded/schema";
+import {
+  parseFacetFieldParam,
+  parseFilterQuery,
+  parseItemNumberFilter,
+  parseProductQuery,
+  parseSort,
+  SolrSyntaxError,
+  type SortClause,
+} from "./solr-syntax";
+import { check, VocabularyCache } from "./spellcheck";
+
+export interface StandInOptions {
+  /** 0 = a random free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  catalogPath: string;
+  /** Default "parts". */
+  app?: string;
+  /** Default = app. */
+  queryProfile?: string;
+  /** Default "ge-appliances-boms". */
+  bomProfile?: string;
+  /** Default "asset-boms". */
+  assetBomProfile?: string;
+  /** When set, `/api/…` requests without header `x-api-key` equal to it get 401. */
+  apiKey?: string;
+}
+
+export type Fault =
+  | { kind: "none" }
+  | { kind: "latency"; ms: number }
+  | { kind: "status"; status: number; body?: string }
+  | { kind: "malformed" }
+  | { kind: "reset" }
+  | { kind: "hang" };
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  params: [string, string][];
+  headers: Record<string, string>;
+  at: number;
+}
+
+export interface StandIn {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  port: number;
+  requests: RecordedRequest[];
+  setFault(fault: Fault): void;
+  clearRequests(): void;
+  close(): Promise<void>;
+}
+
+/** Oldest recorded requests are dropped past this, so a long-running dev server stays small. */
+export const MAX_RECORDED_REQUESTS = 10_000;
+const JSON_TYPE = "application/json;charset=UTF-8";
+const SOLR_EXCEPTION = "org.apache.solr.common.SolrException";
+const COLUMN_TYPES = new Map(ITEM_COLUMNS.map((c) => [c.name, c.type]));
+/** Solr's JSON Facet API default `limit`. */
+const JSON_FACET_DEFAULT_LIMIT = 10;
+/** Solr's classic `facet.limit` default. */
+const CLASSIC_FACET_DEFAULT_LIMIT = 100;
+const DEFAULT_ROWS = 10;
+const STATUS_TEXT: Record<number, string> = { 401: "Unauthorized", 403: "Forbidden", 404: "Not Found" };
+/** A body cut off mid-document, for the `malformed` fault. */
+const TRUNCATED_BODY = '{"responseHeader":{"status":0,"QTime":1},"response":{"numFound":3,"start":0,"docs":[{"id":"ITEM-0000001","item_description_t":"Washer Ti';
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+
+const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/** Ten random letters and digits, like Fusion's query and request ids (`f5KGn9KPvv`). */
+export function randomId(length = 10): string {
+  const bytes = randomBytes(length);
+  let out = "";
+  for (const byte of bytes) out += ALPHANUMERIC[byte % ALPHANUMERIC.length];
+  return out;
+}
+
+class Params {
+  constructor(readonly list: [string, string][]) {}
+
+  get(name: string): string | undefined {
+    return this.list.find(([k]) => k === name)?.[1];
+  }
+
+  all(name: string): string[] {
+    return this.list.filter(([k]) => k === name).map(([, v]) => v);
+  }
+
+  has(name: string): boolean {
+    return this.list.some(([k]) => k === name);
+  }
+
+  /** A non-negative integer parameter, with Solr's messages for bad values. */
+  int(name: string, fallback: number): number {
+    const raw = this.get(name);
+    if (raw === undefined || raw.trim() === "") return fallback;
+    if (!/^[+-]?\d+$/.test(raw.trim())) throw new SolrSyntaxError(`For input string: "${raw}"`, "java.lang.NumberFormatException");
+    const value = Number(raw);
+    if (value < 0) throw new SolrSyntaxError(`'${name}' parameter cannot be negative`, SOLR_EXCEPTION);
+    return value;
+  }
+
+  /** Solr's `echoParams=explicit`: one value as a string, repeated parameters as an array. */
+  echo(): Record<string, string | string[]> {
+    const out: Record<string, string | string[]> = {};
+    for (const [k, v] of this.list) {
+      const current = out[k];
+      if (current === undefined) out[k] = v;
+      else if (Array.isArray(current)) current.push(v);
+      else out[k] = [current, v];
+    }
+    return out;
+  }
+}
+
+type NamedListStyle = "flat" | "map" | "arrarr" | "arrmap";
+
+/** A Solr NamedList written with the `json.nl` style the request asked for (default `flat`). */
+function namedList(pairs: [string, unknown][], style: NamedListStyle): unknown {
+  switch (style) {
+    case "map":
+      return Object.fromEntries(pairs);
+    case "arrarr":
+      return pairs.map(([k, v]) => [k, v]);
+    case "arrmap":
+      return pairs.map(([k, v]) => ({ [k]: v }));
+    default:
+      return pairs.flat();
+  }
+}
+
+function nlStyle(params: Params): NamedListStyle {
+  const value = params.get("json.nl");
+  return value === "map" || value === "arrarr" || value === "arrmap" ? value : "flat";
+}
+
+function sleep(ms: number, timers: Set<NodeJS.Timeout>): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      resolve();
+    }, ms);
+    timers.add(timer);
+  });
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function validFault(value: unknown): Fault | null {
+  if (!value || typeof value !== "object") return null;
+  const f = value as Record<string, unknown>;
+  switch (f.kind) {
+    case "none":
+    case "malformed":
+    case "reset":
+    case "hang":
+      return { kind: f.kind };
+    case "latency":
+      return typeof f.ms === "number" && Number.isFinite(f.ms) && f.ms >= 0 ? { kind: "latency", ms: f.ms } : null;
+    case "status":
+      if (typeof f.status !== "number" || !Number.isInteger(f.status) || f.status < 200 || f.status > 599) return null;
+      if (f.body !== undefined && typeof f.body !== "string") return null;
+      return f.body === undefined ? { kind: "status", status: f.status } : { kind: "status", status: f.status, body: f.body };
+    default:
+      return null;
+  }
+}
+
+/** Query text for the engine: `*:*` is everything; upper-case AND / OR are operators, not words. */
+function freeText(q: string): string {
+  const trimmed = q.trim();
+  if (trimmed === "*:*" || trimmed === "*") return "";
+  return trimmed.replace(/(^|\s)(?:AND|OR)(?=\s|$)/g, "$1").trim();
+}
+
+/** Engine filters from the `fq` parameters (the two tagged shapes the client sends). */
+function filtersOf(params: Params): Filter[] {
+  const filters: Filter[] = [];
+  for (const fq of params.all("fq")) {
+    const parsed = parseFilterQuery(fq);
+    for (const value of parsed.values) filters.push({ field: parsed.field, value, type: parsed.type });
+  }
+  return filters;
+}
+
+function docMatches(doc: Doc, filters: Filter[]): boolean {
+  const byField = new Map<string, Filter[]>();
+  for (const f of filters) byField.set(f.field, [...(byField.get(f.field) ?? []), f]);
+  for (const [field, list] of byField) {
+    const raw = doc[field];
+    const values = raw === null || raw === undefined ? [] : Array.isArray(raw) ? raw : [String(raw)];
+    if (list.some((f) => f.type === "exclude" && values.includes(f.value))) return false;
+    const includes = list.filter((f) => f.type === "include");
+    if (includes.length > 0 && !includes.some((f) => values.includes(f.value))) return false;
+  }
+  return true;
+}
+
+interface FacetSpec {
+  key: string;
+  field: string;
+  limit: number;
+  mincount: number;
+}
+
+function jsonFacetSpecs(params: Params): FacetSpec[] {
+  const raw = params.get("json.facet");
+  if (raw === undefined) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (error) {
+    throw new SolrSyntaxError(`org.apache.solr.search.SyntaxError: Invalid json.facet: ${(error as Error).message}`);
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new SolrSyntaxError("org.apache.solr.search.SyntaxError: json.facet must be a JSON object");
+  }
+  return Object.entries(parsed as Record<string, unknown>).map(([key, value]) => {
+    const spec = value as { type?: unknown; field?: unknown; limit?: unknown; mincount?: unknown } | null;
+    if (!spec || typeof spec !== "object" || spec.type !== "terms" || typeof spec.field !== "string") {
+      throw new SolrSyntaxError(`org.apache.solr.search.SyntaxError: Unsupported facet '${key}': the stand-in knows terms facets only`);
+    }
+    const limit = typeof spec.limit === "number" ? spec.limit : JSON_FACET_DEFAULT_LIMIT;
+    const mincount = typeof spec.mincount === "number" ? spec.mincount : 1;
+    return { key, field: spec.field, limit: limit < 0 ? Number.POSITIVE_INFINITY : limit, mincount };
+  });
+}
+
+function classicFacetSpecs(params: Params): FacetSpec[] {
+  return params.all("facet.field").map((value) => {
+    const { key, field } = parseFacetFieldParam(value);
+    const limitRaw = params.get(`f.${field}.facet.limit`) ?? params.get("facet.limit");
+    const mincountRaw = params.get(`f.${field}.facet.mincount`) ?? params.get("facet.mincount");
+    const limit = limitRaw === undefined ? CLASSIC_FACET_DEFAULT_LIMIT : Number(limitRaw);
+    return {
+      key,
+      field,
+      limit: !Number.isFinite(limit) || limit < 0 ? Number.POSITIVE_INFINITY : limit,
+      mincount: mincountRaw === undefined ? 0 : Number(mincountRaw) || 0,
+    };
+  });
+}
+
+/** Bucket values typed as the index field: numbers for int/float fields. */
+function bucketValue(field: string, value: string): string | number {
+  const type = COLUMN_TYPES.get(field);
+  if ((type === "int" || type === "float") && value.trim() !== "" && Number.isFinite(Number(value))) return Number(value);
+  return value;
+}
+
+/** The page's share of a long highlighted field: about `fragsize` characters around the first mark. */
+function fragment(text: string, fragsize: number): string {
+  if (fragsize <= 0 || text.length <= fragsize) return text;
+  const first = Math.max(0, text.indexOf(HL_PRE));
+  let start = Math.max(0, first - Math.floor(fragsize / 4));
+  if (start > 0) {
+    const space = text.indexOf(" ", start);
+    start = space >= 0 && space < first ? space + 1 : start;
+  }
+  let end = Math.min(text.length, start + fragsize);
+  if (end < text.length) {
+    const space = text.lastIndexOf(" ", end);
+    if (space > first) end = space;
+  }
+  let slice = text.slice(start, end);
+  // Never cut a marked run in two.
+  if (slice.split(HL_PRE).length > slice.split(HL_POST).length) {
+    const close = text.indexOf(HL_POST, end);
+    if (close >= 0) slice = text.slice(start, close + 1);
+  }
+  return slice;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+}
+
+const BOM_FIELD_NAMES: Record<BomSortField | "id" | "type", string> = {
+  id: "id",
+  type: "type_s",
+  org_code: "org_code_s",
+  item_number: "item_number_s",
+  asset_number: "asset_number_s",
+  asset_serial_number: "asset_serial_number_s",
+  asset_group: "asset_group_s",
+  asset_description: "asset_description_t",
+  quantity: "quantity_i",
+};
+
+/** A BOM record as an index would hold it: suffixed field names, absent values left out. */
+export function bomIndexDoc(bom: BomDoc): Record<string, string | number> {
+  const doc: Record<string, string | number> = {};
+  for (const [key, name] of Object.entries(BOM_FIELD_NAMES)) {
+    const value = bom[key as keyof BomDoc];
+    if (value === null || value === undefined) continue;
+    // A fractional quantity cannot live in an `_i` field.
+    if (key === "quantity" && typeof value === "number" && !Number.isInteger(value)) doc.quantity_d = value;
+    else doc[name] = value;
+  }
+  return doc;
+}
+
+/** `asset_number_s` or `asset_number` → `asset_number`; anything else is Solr's unknown-field error. */
+function bomSortField(name: string): BomSortField {
+  if ((BOM_SORT_FIELDS as readonly string[]).includes(name)) return name as BomSortField;
+  for (const field of BOM_SORT_FIELDS) if (BOM_FIELD_NAMES[field] === name) return field;
+  throw new SolrSyntaxError(`sort param field can't be found: ${name}`, SOLR_EXCEPTION);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cursor marks: opaque to clients, a position plus the sort they belong to.
+
+interface CursorState {
+  position: number;
+  sort: string;
+}
+
+function sortKey(clauses: SortClause[]): string {
+  return clauses.map((c) => `${c.field} ${c.direction}`).join(",");
+}
+
+export function encodeCursor(state: CursorState): string {
+  return `AoE${Buffer.from(JSON.stringify({ p: state.position, s: state.sort }), "utf8").toString("base64url")}`;
+}
+
+function decodeCursor(mark: string, clauses: SortClause[]): number {
+  if (mark === "*") return 0;
+  const bad = () =>
+    new SolrSyntaxError(
+      `Unable to parse 'cursorMark' after totem: value must either be '*' or the 'nextCursorMark' returned by a previous search: ${mark}`,
+      SOLR_EXCEPTION,
+    );
+  if (!mark.startsWith("AoE")) throw bad();
+  let state: { p?: unknown; s?: unknown };
+  try {
+    state = JSON.parse(Buffer.from(mark.slice(3), "base64url").toString("utf8")) as { p?: unknown; s?: unknown };
+  } catch {
+    throw bad();
+  }
+  if (typeof state.p !== "number" || !Number.isInteger(state.p) || state.p < 0 || typeof state.s !== "string") throw bad();
+  if (state.s !== sortKey(clauses)) {
+    throw new SolrSyntaxError(`cursorMark does not work with current sort (wrong size): ${mark}`, SOLR_EXCEPTION);
+  }
+  return state.p;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server
+
+interface Context {
+  params: Params;
+  started: number;
+  queryId: string;
+  app: string;
+  profile: string;
+}
+
+export async function startStandIn(options: StandInOptions): Promise<StandIn> {
+  const app = options.app ?? "parts";
+  const queryProfile = options.queryProfile ?? app;
+  const bomProfile = options.bomProfile ?? "ge-appliances-boms";
+  const assetBomProfile = options.assetBomProfile ?? "asset-boms";
+  const engine = new EmbeddedEngine(options.catalogPath);
+  engine.open(); // fail now, not on the first request, when the catalogue is missing
+  const vocabulary = new VocabularyCache(options.catalogPath);
+
+  let fault: Fault = { kind: "none" };
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+  let closing: Promise<void> | undefined;
+
+  const record = (entry: RecordedRequest) => {
+    requests.push(entry);
+    if (requests.length > MAX_RECORDED_REQUESTS) requests.splice(0, requests.length - MAX_RECORDED_REQUESTS);
+  };
+
+  const header = (ctx: Context) => ({
+    zkConnected: true,
+    status: 0,
+    QTime: Date.now() - ctx.started,
+    params: { ...ctx.params.echo(), isFusionQuery: "true", fusionQueryId: ctx.queryId, "lw.pipelineId": ctx.profile, context: `app:${ctx.app}` },
+    totalTime: Date.now() - ctx.started,
+  });
+
+  // -- query profile ---------------------------------------------------------------------------
+
+  async function totalFor(q: string, filters: Filter[]): Promise<number> {
+    const result = await engine.search({ q, within: [], filters, sort: null, start: 0, rows: 0, facetFields: [], highlight: false });
+    return result.total;
+  }
+
+  async function query(ctx: Context): Promise<unknown> {
+    const { params } = ctx;
+    const q = params.get("q") ?? "*:*";
+    const start = params.int("start", 0);
+    const rows = params.int("rows", DEFAULT_ROWS);
+    const sortParam = params.get("sort");
+    const clauses = sortParam !== undefined && sortParam.trim() !== "" ? parseSort(sortParam) : [];
+    const cursorMark = params.get("cursorMark");
+    let position = start;
+    if (cursorMark !== undefined) {
+      if (!clauses.some((c) => c.field === "id")) {
+        throw new SolrSyntaxError("Cursor functionality requires a sort containing a uniqueKey field tie breaker", SOLR_EXCEPTION);
+      }
+      if (start !== 0) throw new SolrSyntaxError("Cursor functionality requires start=0", SOLR_EXCEPTION);
+      position = decodeCursor(cursorMark, clauses);
+    }
+    const first = clauses[0];
+    const sort: Sort = !first || first.field === "score" ? null : { field: first.field, direction: first.direction };
+    const filters = filtersOf(params);
+    const jsonFacets = jsonFacetSpecs(params);
+    const classicFacets = classicFacetSpecs(params);
+    const facetFields = [...new Set([...jsonFacets, ...classicFacets].map((f) => f.field))];
+    const highlight = params.get("hl") === "true" || params.get("hl") === "on";
+
+    // The product lookup form, or free text.
+    const product = parseProductQuery(q);
+    let docs: Doc[];
+    let total: number;
+    let facetValues: Map<string, { value: string; count: number }[]>;
+    let highlighting: Record<string, Record<string, string[]>> = {};
+    const text = product ? "" : freeText(q);
+    if (product) {
+      const found: Doc[] = [];
+      const byItem = await engine.getProduct(product.itemNumber);
+      // The catalogue matches item numbers case-insensitively; a Solr string field does not.
+      if (byItem && (byItem.item_number_s === product.itemNumber || byItem.id === product.itemNumber)) found.push(byItem);
+      if (product.id !== product.itemNumber) {
+        const byId = await engine.getProduct(product.id);
+        if (byId && byId.id === product.id && !found.some((d) => d.id === byId.id)) found.push(byId);
+      }
+      const matching = found.filter((d) => docMatches(d, filters));
+      total = matching.length;
+      docs = matching.slice(position, position + rows);
+      facetValues = new Map(
+        facetFields.map((field) => {
+          const counts = new Map<string, number>();
+          for (const doc of matching) {
+            const v = doc[field];
+            if (v !== null && v !== undefined) counts.set(String(v), (counts.get(String(v)) ?? 0) + 1);
+          }
+          return [field, [...counts].map(([value, count]) => ({ value, count }))];
+        }),
+      );
+    } else {
+      const request: SearchRequest = { q: text, within: [], filters, sort, start: position, rows, facetFields, highlight };
+      const result = await engine.search(request);
+      docs = result.docs;
+      total = result.total;
+      facetValues = new Map(result.facets.map((f) => [f.field, f.values]));
+      highlighting = result.highlighting;
+    }
+
+    // fl and score
+    const fl = (params.get("fl") ?? "*").split(/[\s,]+/).filter(Boolean);
+    const wantScore = fl.includes("score");
+    const allFields = fl.includes("*");
+    const relevance = sort === null && text !== "";
+    const scoreAt = (i: number) => (relevance ? Math.round((1 + (10 * (total - (position + i))) / Math.max(1, total)) * 1e4) / 1e4 : 1);
+    const outDocs = docs.map((doc, i) => {
+      const out: Record<string, FieldValue> = {};
+      for (const [k, v] of Object.entries(doc)) if (allFields || fl.includes(k)) out[k] = v;
+      if (wantScore) out.score = scoreAt(i);
+      return out;
+    });
+
+    const body: Record<string, unknown> = {
+      responseHeader: header(ctx),
+      response: {
+        numFound: total,
+        start: cursorMark !== undefined ? 0 : start,
+        numFoundExact: true,
+        ...(wantScore ? { maxScore: docs.length > 0 ? scoreAt(0) : 0 } : {}),
+        docs: outDocs,
+      },
+    };
+
+    const style = nlStyle(params);
+    if (classicFacets.length > 0) {
+      const facetFieldsOut: Record<string, unknown> = {};
+      for (const spec of classicFacets) {
+        const values = (facetValues.get(spec.field) ?? []).filter((v) => v.count >= spec.mincount).slice(0, spec.limit);
+        facetFieldsOut[spec.key] = namedList(values.map((v) => [v.value, v.count]), style);
+      }
+      body.facet_counts = { facet_queries: {}, facet_fields: facetFieldsOut, facet_ranges: {}, facet_intervals: {}, facet_heatmaps: {} };
+    }
+    if (jsonFacets.length > 0) {
+      const facets: Record<string, unknown> = { count: total };
+      for (const spec of jsonFacets) {
+        const values = (facetValues.get(spec.field) ?? []).filter((v) => v.count >= spec.mincount).slice(0, spec.limit);
+        facets[spec.key] = { buckets: values.map((v) => ({ val: bucketValue(spec.field, v.value), count: v.count })) };
+      }
+      body.facets = facets;
+    }
+
+    if (highlight) {
+      const hlFl = (params.get("hl.fl") ?? "*").split(/[\s,]+/).filter(Boolean);
+      const anyField = hlFl.length === 0 || hlFl.includes("*");
+      const pre = params.get("hl.tag.pre") ?? params.get("hl.simple.pre") ?? "<em>";
+      const post = params.get("hl.tag.post") ?? params.get("hl.simple.post") ?? "</em>";
+      const fragsize = Number(params.get("hl.fragsize") ?? 100);
+      const html = params.get("hl.encoder") === "html";
+      const out: Record<string, Record<string, string[]>> = {};
+      for (const doc of docs) {
+        const fields: Record<string, string[]> = {};
+        for (const [field, snippets] of Object.entries(highlighting[doc.id] ?? {})) {
+          if (!anyField && !hlFl.includes(field)) continue;
+          fields[field] = snippets.map((s) => {
+            const cut = fragment(s, Number.isFinite(fragsize) ? fragsize : 100);
+            const safe = html ? escapeHtml(cut) : cut;
+            return safe.replaceAll(HL_PRE, pre).replaceAll(HL_POST, post);
+          });
+        }
+        out[doc.id] = fields;
+      }
+      body.highlighting = out;
+    }
+
+    if (params.get("spellcheck") === "true" || params.get("spellcheck") === "on") {
+      body.spellcheck = await spellcheck(params, product ? "" : (params.get("spellcheck.q") ?? q), total, filters, style);
+    }
+
+    if (cursorMark !== undefined) {
+      body.nextCursorMark = docs.length === 0 ? cursorMark : encodeCursor({ position: position + docs.length, sort: sortKey(clauses) });
+    }
+    return body;
+  }
+
+  async function spellcheck(params: Params, text: string, numFound: number, filters: Filter[], style: NamedListStyle) {
+    const nothing = { suggestions: namedList([], style), correctlySpelled: true, collations: namedList([], style) };
+    if (numFound > 0 || freeText(text) === "") return nothing;
+    const count = Math.max(1, Number(params.get("spellcheck.count") ?? 1) || 1);
+    const { misspellings, collation } = await check(text, vocabulary.get(), async (word) => (await totalFor(word, [])) > 0, count);
+    const suggested = misspellings.filter((m) => m.suggestions.length > 0);
+    if (suggested.length === 0) return nothing;
+    const suggestions = namedList(
+      suggested.map((m) => [
+        m.original,
+        {
+          numFound: m.suggestions.length,
+          startOffset: m.startOffset,
+          endOffset: m.endOffset,
+          origFreq: 0,
+          suggestion: m.suggestions.map((s) => ({ word: s.word, freq: s.freq })),
+        },
+      ]),
+      style,
+    );
+    const collations: [string, unknown][] = [];
+    if (collation !== null) {
+      const hits = await totalFor(freeText(collation), filters);
+      // Like Solr with maxCollationTries > 0: a collation that finds nothing is not offered.
+      if (hits > 0) {
+        const extended = params.get("spellcheck.collateExtendedResults") !== "false";
+        collations.push([
+          "collation",
+          extended
+            ? {
+                collationQuery: collation,
+                hits,
+                misspellingsAndCorrections: namedList(
+                  suggested.map((m) => [m.original, m.suggestions[0]!.word]),
+                  style,
+                ),
+              }
+            : collation,
+        ]);
+      }
+    }
+    return { suggestions, correctlySpelled: false, collations: namedList(collations, style) };
+  }
+
+  // -- suggest ---------------------------------------------------------------------------------
+
+  async function suggest(ctx: Context): Promise<unknown> {
+    const { params } = ctx;
+    const responseHeader = { status: 0, QTime: Date.now() - ctx.started };
+    if (params.get("suggest") !== "true") return { responseHeader };
+    const prefix = params.get("suggest.q") ?? params.get("q");
+    if (prefix === undefined) throw new SolrSyntaxError("The suggest.q parameter is required", SOLR_EXCEPTION);
+    const count = params.int("suggest.count", 1);
+    const terms = await engine.suggest(prefix, count);
+    const entry = { numFound: terms.length, suggestions: terms.map((term) => ({ term, weight: 0, payload: "" })) };
+    const dictionaries = params.all("suggest.dictionary");
+    const suggestions: Record<string, unknown> = {};
+    for (const name of dictionaries.length > 0 ? dictionaries : ["default"]) suggestions[name] = { [prefix]: entry };
+    return { responseHeader, suggest: suggestions };
+  }
+
+  // -- BOM profiles ----------------------------------------------------------------------------
+
+  function bomPaging(params: Params): Pick<BomRequest, "start" | "rows" | "sort"> {
+    const start = params.int("start", 0);
+    const rows = params.int("rows", DEFAULT_ROWS);
+    const sortParam = params.get("sort");
+    const first = sortParam && sortParam.trim() !== "" ? parseSort(sortParam)[0] : undefined;
+    const sort = first && first.field !== "score" ? { field: bomSortField(first.field), direction: first.direction } : undefined;
+    return { start, rows, ...(sort ? { sort } : {}) };
+  }
+
+  async function bomAnswer(ctx: Context, request: BomRequest | null, start: number): Promise<unknown> {
+    const result = request ? await engine.bom(request) : { docs: [], total: 0 };
+    return { responseHeader: header(ctx), response: { numFound: result.total, start, docs: result.docs.map(bomIndexDoc) } };
+  }
+
+  async function bom(ctx: Context): Promise<unknown> {
+    const { params } = ctx;
+    const paging = bomPaging(params);
+    const itemNumber = params.get("itemNumber");
+    const type = params.get("type");
+    const validType = type === undefined || type === "" || type === "asset" || type === "pm" || type === "other";
+    if (!itemNumber || !validType) return bomAnswer(ctx, null, paging.start);
+    return bomAnswer(ctx, { itemNumber, ...(type ? { type: type as BomRequest["type"] } : {}), ...paging }, paging.start);
+  }
+
+  async function assetBom(ctx: Context): Promise<unknown> {
+    const { params } = ctx;
+    const paging = bomPaging(params);
+    const items = [...new Set(params.all("fq").map(parseItemNumberFilter))];
+    // Several different item numbers AND-ed match nothing; no filter at all is not a lookup.
+    if (items.length !== 1) return bomAnswer(ctx, null, paging.start);
+    return bomAnswer(ctx, { itemNumber: items[0]!, type: "asset", ...paging }, paging.start);
+  }
+
+  // -- HTTP --------------------------------------------------------------------------------------
+
+  const send = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    if (res.headersSent || res.destroyed) return;
+    const text = typeof body === "string" ? body : JSON.stringify(body);
+    res.writeHead(status, { "Content-Type": JSON_TYPE, "Content-Length": Buffer.byteLength(text), ...headers });
+    res.end(text);
+  };
+
+  const errorBody = (status: number, msg: string) => ({ error: { msg, code: status } });
+
+  async function control(req: http.IncomingMessage, res: http.ServerResponse, path: string): Promise<void> {
+    if (path === "/__control/fault" && req.method === "POST") {
+      let value: unknown;
+      try {
+        value = JSON.parse(await readBody(req));
+      } catch {
+        return send(res, 400, errorBody(400, "Body must be a JSON fault"));
+      }
+      const parsed = validFault(value);
+      if (!parsed) return send(res, 400, errorBody(400, "Not a fault: expected {kind: none|latency|status|malformed|reset|hang, …}"));
+      fault = parsed;
+      return send(res, 200, { fault });
+    }
+    if (path === "/__control/fault" && req.method === "GET") return send(res, 200, { fault });
+    if (path === "/__control/requests" && req.method === "GET") return send(res, 200, requests);
+    if (path === "/__control/requests" && req.method === "DELETE") {
+      const cleared = requests.length;
+      requests.length = 0;
+      return send(res, 200, { cleared });
+    }
+    return send(res, 404, errorBody(404, "Unknown control endpoint"));
+  }
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://stand-in.invalid");
+    const path = url.pathname;
+    if (path.startsWith("/__control/")) return control(req, res, path);
+
+    const list: [string, string][] = [...url.searchParams];
+    if (req.method === "POST" && (req.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")) {
+      list.push(...new URLSearchParams(await readBody(req)));
+    }
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v;
+    record({ method: req.method ?? "GET", path, params: list, headers, at: Date.now() });
+
+    if (path === "/") return send(res, 200, { status: "ok" });
+    if (path !== "/api" && !path.startsWith("/api/")) return send(res, 404, errorBody(404, "Not found"));
+
+    const current = fault;
+    switch (current.kind) {
+      case "latency":
+        await sleep(current.ms, timers);
+        if (closing) return;
+        break;
+      case "status": {
+        const extra: Record<string, string> = current.status === 401 ? { "WWW-Authenticate": 'Basic realm="fusion"' } : {};
+        const text = STATUS_TEXT[current.status] ?? http.STATUS_CODES[current.status] ?? "Error";
+        return send(res, current.status, current.body ?? errorBody(current.status, text), extra);
+      }
+      case "malformed":
+        return send(res, 200, TRUNCATED_BODY);
+      case "reset":
+        if (typeof req.socket.resetAndDestroy === "function") req.socket.resetAndDestroy();
+        else req.socket.destroy();
+        return;
+      case "hang":
+        return; // the socket stays open until the client gives up or close() destroys it
+      default:
+        break;
+    }
+
+    if (path === "/api" || path === "/api/") return send(res, 200, { status: "ok" });
+
+    const idHeaders: Record<string, string> = { "fusion-request-id": headers["fusion-request-id"] ?? randomId() };
+    if (headers["x-request-id"]) idHeaders["x-request-id"] = headers["x-request-id"];
+
+    if (options.apiKey !== undefined && headers["x-api-key"] !== options.apiKey) {
+      return send(res, 401, errorBody(401, "Unauthorized"), { "WWW-Authenticate": 'Basic realm="fusion"', ...idHeaders });
+    }
+
+    const m = /^\/api\/apps\/([^/]+)\/query\/([^/]+)(\/suggest)?\/?$/.exec(path);
+    let appName: string | undefined;
+    let profile: string | undefined;
+    try {
+      appName = m ? decodeURIComponent(m[1]!) : undefined;
+      profile = m ? decodeURIComponent(m[2]!) : undefined;
+    } catch {
+      // A broken percent-escape names no profile.
+    }
+    const isSuggest = Boolean(m?.[3]);
+    const known = appName === app && (isSuggest ? profile === queryProfile : profile === queryProfile || profile === bomProfile || profile === assetBomProfile);
+    if (!known || !profile) return send(res, 404, errorBody(404, "Query profile not found"), idHeaders);
+    if (req.method !== "GET" && req.method !== "POST") return send(res, 405, errorBody(405, "Method not allowed"), { Allow: "GET, POST", ...idHeaders });
+
+    const ctx: Context = { params: new Params(list), started: Date.now(), queryId: randomId(), app, profile };
+    const answerHeaders = { "x-fusion-query-id": ctx.queryId, ...idHeaders };
+    try {
+      const body = isSuggest
+        ? await suggest(ctx)
+        : profile === queryProfile
+          ? await query(ctx)
+          : profile === bomProfile
+            ? await bom(ctx)
+            : await assetBom(ctx);
+      send(res, 200, body, answerHeaders);
+    } catch (error) {
+      if (error instanceof SolrSyntaxError) {
+        send(
+          res,
+          400,
+          {
+            responseHeader: { status: 400, QTime: Date.now() - ctx.started, params: ctx.params.echo() },
+            error: {
+              metadata: namedList([["error-class", SOLR_EXCEPTION], ["root-error-class", error.rootClass]], nlStyle(ctx.params)),
+              msg: error.message,
+              code: 400,
+            },
+          },
+          answerHeaders,
+        );
+      } else {
+        const message = error instanceof Error ? error.message : String(error);
+        send(
+          res,
+          500,
+          {
+            responseHeader: { status: 500, QTime: Date.now() - ctx.started, params: ctx.params.echo() },
+            error: { metadata: namedList([["error-class", SOLR_EXCEPTION]], "flat"), msg: message, trace: error instanceof Error ? error.stack : undefined, code: 500 },
+          },
+          answerHeaders,
+        );
+      }
+    }
+  }
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      send(res, 500, errorBody(500, error instanceof Error ? error.message : String(error)));
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  // A client that vanished mid-request is no reason to log anything.
+  server.on("clientError", (_error, socket) => socket.destroy());
+
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : (options.port ?? 0);
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    requests,
+    setFault(next: Fault) {
+      const parsed = validFault(next);
+      if (!parsed) throw new Error(`Not a fault: ${JSON.stringify(next)}`);
+      fault = parsed;
+    },
+    clearRequests() {
+      requests.length = 0;
+    },
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
+        server.close(() => {
+          engine.close();
+          resolve();
+        });
+        server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
+      });
+      return closing;
+    },
+  };
+}
