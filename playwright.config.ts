@@ -2,6 +2,10 @@ import { defineConfig } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
+/** A second portal, configured with Fusion pointing at the stand-in. */
+export const FUSION_PORTAL_URL = `http://127.0.0.1:${PORT + 1}`;
+export const STAND_IN_URL = `http://127.0.0.1:${PORT + 90}`;
+const FUSION_SPECS = /fusion\.spec\.ts$/;
 
 /**
  * Every journey runs twice: with JavaScript and with `javaScriptEnabled: false`, against the built
@@ -34,16 +38,44 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "js", use: { javaScriptEnabled: true } },
-    { name: "nojs", use: { javaScriptEnabled: false } },
+    { name: "js", use: { javaScriptEnabled: true }, testIgnore: FUSION_SPECS },
+    { name: "nojs", use: { javaScriptEnabled: false }, testIgnore: FUSION_SPECS },
+    // The Fusion journeys steer one shared stand-in (faults), so the two runs go one after the other.
+    { name: "fusion-js", use: { javaScriptEnabled: true, baseURL: FUSION_PORTAL_URL }, testMatch: FUSION_SPECS, fullyParallel: false },
+    {
+      name: "fusion-nojs",
+      use: { javaScriptEnabled: false, baseURL: FUSION_PORTAL_URL },
+      testMatch: FUSION_SPECS,
+      fullyParallel: false,
+      dependencies: ["fusion-js"],
+    },
   ],
-  webServer: {
-    command: "node scripts/e2e-server.mjs",
-    url: `${BASE_URL}/api/ready`,
-    reuseExistingServer: !process.env.CI,
-    timeout: 120_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: { PORT: String(PORT), HOST: "127.0.0.1" },
-  },
+  webServer: [
+    {
+      command: "node scripts/e2e-server.mjs",
+      url: `${BASE_URL}/api/ready`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 120_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: { PORT: String(PORT), HOST: "127.0.0.1" },
+    },
+    {
+      command: `npx tsx tests/fusion-stand-in/main.ts --port ${PORT + 90} --catalog .cache/e2e/stand-in.db --items 5000`,
+      url: `${STAND_IN_URL}/api`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 120_000,
+      stdout: "ignore",
+      stderr: "pipe",
+    },
+    {
+      command: "node scripts/e2e-server.mjs",
+      url: `${FUSION_PORTAL_URL}/api/ready`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 120_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: { PORT: String(PORT + 1), HOST: "127.0.0.1", E2E_FUSION_URL: STAND_IN_URL, E2E_CATALOG_DB: ".cache/e2e/fusion-fallback.db" },
+    },
+  ],
 });

@@ -21,7 +21,7 @@ if (process.env.E2E_FUSION_URL) {
     FUSION_APP: "parts",
     FUSION_TIMEOUT_MS: process.env.FUSION_TIMEOUT_MS ?? "1500",
     FUSION_BREAKER_THRESHOLD: process.env.FUSION_BREAKER_THRESHOLD ?? "2",
-    FUSION_BREAKER_COOLDOWN_MS: process.env.FUSION_BREAKER_COOLDOWN_MS ?? "3000",
+    FUSION_BREAKER_COOLDOWN_MS: process.env.FUSION_BREAKER_COOLDOWN_MS ?? "5000",
   });
 }
 const server = spawn(

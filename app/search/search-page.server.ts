@@ -3,7 +3,7 @@ import { getConfig } from "~/config.server";
 import { buildExportDialog, exportScopeOf, isViewParam } from "~/export/export-dialog.server";
 import { requestIdOf } from "~/lib/http.server";
 import { itemPath, productLink, withBack } from "~/lib/safe-path";
-import { userMessageOf } from "./errors";
+import { SearchError, userMessageOf } from "./errors";
 import { addRecentSearch, readRecentSearches, serializeRecentSearches } from "./recent-searches.server";
 import { buildSearchView, facetTermsOf, searchRequestOf, totalPages } from "./search-view";
 import { getSearchService } from "./service.server";
@@ -113,7 +113,9 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
     );
   } catch (error) {
     if (error instanceof Response) throw error;
-    console.error(`[${requestId}] search failed`, error);
+    // Known search errors carry the user's message; only unexpected ones need a stack trace.
+    if (error instanceof SearchError) console.warn(`[${requestId}] search failed: ${error.message}`);
+    else console.error(`[${requestId}] search failed`, error);
     return data(
       {
         view: null,

@@ -264,6 +264,15 @@ describe("highlighting and spellcheck", () => {
       expect(s).toMatch(/<em>pump\w*<\/em>/i);
       expect(s).not.toMatch(/[\uE000\uE001]/);
     }
+    // A small hl.fragsize cuts long fields around the first match without splitting a marked run.
+    const short = await search([["q", "pump"], ["rows", "20"], ["hl", "true"], ["hl.fl", "item_description_t"], ["hl.fragsize", "12"]]);
+    const cut = Object.values(short.body.highlighting).flatMap((f: any) => f.item_description_t ?? []) as string[];
+    expect(cut.length).toBeGreaterThan(0);
+    for (const s of cut) {
+      expect(s).toMatch(/<em>pump\w*<\/em>/i);
+      expect(s.split("<em>").length).toBe(s.split("</em>").length);
+      expect(s.replace(/<\/?em>/g, "").length).toBeLessThanOrEqual(24);
+    }
     // Fields outside hl.fl are left out; a doc with nothing highlighted maps to {}.
     const other = await search([["q", "pump"], ["rows", "3"], ["hl", "true"], ["hl.fl", "attribute_status_s"]]);
     for (const id of other.body.response.docs.map((d: any) => d.id)) expect(other.body.highlighting[id]).toEqual({});

@@ -1,0 +1,150 @@
+/**
+ * Search through Fusion (the stand-in), its error texts, and the fallback to the backup catalogue
+ * with the circuit breaker. The portal under test runs with FUSION_TIMEOUT_MS=1500,
+ * FUSION_BREAKER_THRESHOLD=2 and FUSION_BREAKER_COOLDOWN_MS=5000 (scripts/e2e-server.mjs). The
+ * stand-in is shared, so these tests run one after the other (fullyParallel: false for this project).
+ */
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { STAND_IN_URL } from "../../playwright.config";
+
+type Fault = { kind: "none" } | { kind: "status"; status: number } | { kind: "reset" } | { kind: "hang" } | { kind: "latency"; ms: number };
+
+const TIMEOUT_MS = 1500;
+const NOTICE = "Showing results from the backup catalogue";
+
+async function setFault(request: APIRequestContext, fault: Fault) {
+  const response = await request.post(`${STAND_IN_URL}/__control/fault`, { data: fault });
+  expect(response.ok()).toBe(true);
+}
+
+async function breakerState(request: APIRequestContext): Promise<{ serving: string; state: string }> {
+  const body = await (await request.get("/api/health")).json();
+  return { serving: body.data.engines.serving, state: body.data.engines.primary.breaker.state };
+}
+
+/** Fusion healthy and the breaker closed again (a search lets the half-open trial through). */
+async function healthy(request: APIRequestContext) {
+  await setFault(request, { kind: "none" });
+  await expect
+    .poll(
+      async () => {
+        await request.get("/api/search?rows=0");
+        return (await breakerState(request)).state;
+      },
+      { timeout: 15_000, intervals: [250, 500, 1000] },
+    )
+    .toBe("closed");
+}
+
+async function fusionRequests(request: APIRequestContext): Promise<{ path: string; params: [string, string][] }[]> {
+  return (await request.get(`${STAND_IN_URL}/__control/requests`)).json();
+}
+
+async function search(page: Page, query: string) {
+  await page.goto(`/crib-search/search?q=${encodeURIComponent(query)}`);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+}
+
+test.beforeEach(async ({ request }) => {
+  await healthy(request);
+  await request.delete(`${STAND_IN_URL}/__control/requests`);
+});
+
+test.afterAll(async ({ request }) => {
+  await setFault(request, { kind: "none" });
+});
+
+test("results and facets come from Fusion, with filters sent as tagged, quoted fq", async ({ page, request }) => {
+  await search(page, "pump");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^\d+ results for "pump"$/);
+  await expect(page.getByText(NOTICE)).toHaveCount(0);
+  const query = (await fusionRequests(request)).find((r) => r.path === "/api/apps/parts/query/parts");
+  expect(query).toBeDefined();
+  const params = new URLSearchParams(query!.params);
+  expect(params.get("q")).toBe("pump");
+  expect(JSON.parse(params.get("json.facet")!)).toHaveProperty("category_s.domain.excludeTags", "category_tag");
+
+  const group = page.locator("details.facet", { has: page.getByRole("heading", { name: "Category" }) });
+  const value = (await group.locator(".facet-name").first().textContent())!;
+  const count = Number(await group.locator(".count").first().textContent());
+  await group.getByRole("link", { name: `Include Category: ${value}` }).click();
+  await expect(page).toHaveURL(/f=category%3A/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`${count} results for "pump"`);
+  const filtered = (await fusionRequests(request)).filter((r) => new URLSearchParams(r.params).has("fq")).at(-1);
+  expect(new URLSearchParams(filtered!.params).getAll("fq")).toContain(`{!tag=category_tag}category_s:("${value}")`);
+  expect((await breakerState(request)).serving).toBe("fusion");
+});
+
+test("a misspelt word offers Did you mean with the corrected search", async ({ page }) => {
+  await search(page, "pumpp");
+  await expect(page.getByText("No data found. Please try adjusting your search criteria")).toBeVisible();
+  const suggestion = page.locator(".did-you-mean").getByRole("link");
+  await expect(suggestion).toHaveText("pump");
+  await suggestion.click();
+  await expect(page).toHaveURL(/\/crib-search\/search\?q=pump$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^\d+ results for "pump"$/);
+});
+
+for (const [status, text] of [
+  [401, "Authentication failed - API key may be invalid or expired"],
+  [403, "Access forbidden - API key may not have required permissions"],
+  [404, "Query profile or collection not found - check configuration"],
+] as const) {
+  test(`Fusion answering ${status} shows the Search Error with its text, and Try Again retries`, async ({ page, request }) => {
+    await setFault(request, { kind: "status", status });
+    await search(page, "valve");
+    await expect(page.getByRole("heading", { name: "Search Error" })).toBeVisible();
+    await expect(page.getByText(text)).toBeVisible();
+    await expect(page.getByText(NOTICE)).toHaveCount(0);
+    await setFault(request, { kind: "none" });
+    await page.getByRole("link", { name: "Try Again" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^\d+ results for "valve"$/);
+  });
+}
+
+test("when Fusion drops connections the backup catalogue answers with a notice, and Fusion takes over again", async ({ page, request }) => {
+  await setFault(request, { kind: "reset" });
+  await search(page, "pump");
+  await expect(page.getByText(NOTICE)).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^\d+ results for "pump"$/);
+  await search(page, "valve");
+  await expect(page.getByText(NOTICE)).toBeVisible();
+  expect(await breakerState(request)).toEqual({ serving: "embedded", state: "open" });
+
+  // Fusion comes back: after the cool-down one trial request closes the breaker by itself.
+  await setFault(request, { kind: "none" });
+  await expect
+    .poll(
+      async () => {
+        await search(page, "pump");
+        return page.getByText(NOTICE).count();
+      },
+      { timeout: 15_000, intervals: [1000] },
+    )
+    .toBe(0);
+  expect(await breakerState(request)).toEqual({ serving: "fusion", state: "closed" });
+});
+
+test("a hanging Fusion costs the timeout until the breaker opens, then no page waits for it", async ({ page, request }) => {
+  await setFault(request, { kind: "hang" });
+  // Two requests wait for the timeout and are answered from the backup: the breaker opens.
+  for (const q of ["pump", "valve"]) {
+    await search(page, q);
+    await expect(page.getByText(NOTICE)).toBeVisible();
+  }
+  expect((await breakerState(request)).state).toBe("open");
+  for (const q of ["seal", "motor", "switch"]) {
+    const started = Date.now();
+    await search(page, q);
+    await expect(page.getByText(NOTICE)).toBeVisible();
+    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS);
+  }
+});
+
+test("health and readiness report the serving engine and the breaker", async ({ request }) => {
+  const health = await (await request.get("/api/health")).json();
+  expect(health.data.engines).toMatchObject({ serving: "fusion", fallback: "embedded", primary: { name: "fusion", breaker: { state: "closed" } } });
+  const ready = await request.get("/api/ready");
+  expect(ready.status()).toBe(200);
+  expect((await ready.json()).data.engines.serving).toBe("fusion");
+});
