@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import Database from "better-sqlite3";
 import type {
   BomDoc,
@@ -351,6 +352,9 @@ export class EmbeddedEngine implements SearchEngine {
       const end = Math.min(rows.length, request.limit ?? rows.length);
       const size = Math.max(1, request.batchSize);
       for (let i = 0; i < end; i += size) {
+        // SQLite reads are synchronous: give the event loop a turn between batches so the rows
+        // already produced reach the network and other requests are served meanwhile.
+        if (i > 0) await yieldToEventLoop();
         yield this.fetchDocs(catalog, rows.subarray(i, Math.min(end, i + size)));
       }
     } finally {
