@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { FusionSettings } from "./search/engines/fusion/fusion-engine.server";
 
 const booleanFromEnv = z
   .enum(["true", "false", "1", "0", "yes", "no", "on", "off"], {
@@ -59,18 +60,7 @@ export interface AppConfig {
   port: number;
   catalogDb: string;
   sampleItems: number;
-  fusion: {
-    url: string;
-    app: string;
-    queryProfile: string;
-    collection?: string;
-    apiKey?: string;
-    bomProfile: string;
-    assetBomProfile: string;
-    timeoutMs: number;
-    breakerThreshold: number;
-    breakerCooldownMs: number;
-  } | null;
+  fusion: (FusionSettings & { breakerThreshold: number; breakerCooldownMs: number }) | null;
   backendUrl?: string;
   sso: { issuer: string; clientId: string; clientSecret?: string; sessionSecret: string } | null;
   appUrl: string;

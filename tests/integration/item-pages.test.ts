@@ -16,6 +16,9 @@ beforeAll(async () => {
   loaders.pmBom = (await import("~/routes/pm-bom.$item")).loader;
   loaders.external = (await import("~/routes/product.$id_.external")).loader;
   loaders.api = (await import("~/routes/api.search")).loader;
+  loaders.productCsv = (await import("~/routes/product.$id_.export[.]csv")).loader;
+  loaders.bomCsv = (await import("~/routes/bom.$item_.export[.]csv")).loader;
+  loaders.whereUsedCsv = (await import("~/routes/where-used.$item_.export[.]csv")).loader;
 });
 
 afterAll(async () => {
@@ -186,5 +189,25 @@ describe("BOM loaders", () => {
       body: { message: "No PM BOM data found for this item" },
     });
     expect(await thrown(call("bom", "/bom/", { item: "" }))).toMatchObject({ status: 400, body: { message: "Item number not provided" } });
+  });
+});
+
+describe("signals", () => {
+  it("records the detail page's view and its actions on the server", async () => {
+    const { readSignals } = await import("~/signals/signals.server");
+    const busy = (await componentsByTypes()).find((c) => c.asset > 0)!;
+    const [doc] = await docs(`?q=${encodeURIComponent(busy.item)}&rows=1`);
+    await call("product", `/product/${doc!.id}`, { id: doc!.id });
+    await call("whereUsed", `/where-used/${busy.item}?via=pdp_where_used`, { item: busy.item });
+    await call("productCsv", `/product/${doc!.id}/export.csv`, { id: doc!.id });
+    for (const type of ["all", "asset"]) await call("bomCsv", `/bom/${busy.item}/export.csv?type=${type}`, { item: busy.item });
+    await call("whereUsedCsv", `/where-used/${busy.item}/export.csv?type=asset`, { item: busy.item });
+    const signals = await readSignals();
+    expect(signals.some((s) => s.type === "view" && s.data.docId === doc!.id)).toBe(true);
+    const actions = signals.filter((s) => s.type === "click").map((s) => s.data.action);
+    for (const action of ["pdp_where_used", "pdp_export", "bom_export", "asset_bom_export", "where_used_asset_export"]) {
+      expect(actions).toContain(action);
+    }
+    expect(signals.every((s) => typeof s.id === "string" && !Number.isNaN(Date.parse(s.timestamp)))).toBe(true);
   });
 });

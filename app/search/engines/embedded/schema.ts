@@ -3,6 +3,7 @@
  * display rules serve both engines. Pure data: shared by the schema, the sample generator, the
  * importer and the query code.
  */
+import { BOM_SORT_FIELDS } from "../../engine";
 
 export type ColumnType = "string" | "text" | "int" | "float" | "date";
 
@@ -77,14 +78,4 @@ export const ITEM_COLUMNS: readonly ItemColumn[] = [
 export const ITEM_COLUMN_NAMES = new Set(ITEM_COLUMNS.map((c) => c.name));
 
 /** BOM record columns (details-bom-signin §3). */
-export const BOM_COLUMNS = [
-  "id",
-  "type",
-  "org_code",
-  "item_number",
-  "asset_number",
-  "asset_serial_number",
-  "asset_group",
-  "asset_description",
-  "quantity",
-] as const;
+export const BOM_COLUMNS = ["id", "type", ...BOM_SORT_FIELDS] as const;

@@ -27,6 +27,28 @@ function errorMessage(text: string, statusText: string): string {
 }
 
 /**
+ * Settles with `promise`, or rejects as soon as `signal` aborts: a body that stalls after the
+ * headers must not outlive the timeout, whatever the HTTP client does with the signal.
+ */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
  * One GET to Fusion with the API key, an X-Request-ID, and a hard timeout. Every failure becomes a
  * FusionError carrying the spec's text; nothing of the raw engine error reaches the caller.
  */
@@ -46,8 +68,9 @@ export async function fusionGet(url: string, options: FusionHttpOptions): Promis
   }
   let text: string;
   try {
-    text = await response.text();
+    text = await untilAborted(response.text(), signal);
   } catch (error) {
+    void response.body?.cancel().catch(() => undefined);
     throw transportError(error, timeout.aborted);
   }
   if (!response.ok) throw httpError(response.status, errorMessage(text, response.statusText), response.statusText);
