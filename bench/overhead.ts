@@ -41,9 +41,9 @@ async function startStandIn() {
   return { url, fault, stop: () => process.kill(-child.pid!, "SIGTERM") };
 }
 
-function load(url: string, seconds: number) {
+function load(url: string, seconds: number, connections = 10) {
   return new Promise<autocannon.Result>((resolve, reject) => {
-    autocannon({ url, connections: 10, duration: seconds }, (error, result) => (error ? reject(error) : resolve(result)));
+    autocannon({ url, connections, duration: seconds }, (error, result) => (error ? reject(error) : resolve(result)));
   });
 }
 
@@ -84,11 +84,12 @@ const server = await startServer({
   SIGNALS_ENABLED: "false",
 });
 try {
-  await standIn.fault({ kind: "latency", ms: LATENCY_MS });
+  await standIn.fault({ kind: "fixed", ms: LATENCY_MS });
   const page = `${server.url}${PAGE}`;
   const check = await fetch(page);
   if (!check.ok || !(await check.text()).includes("results")) throw new Error("search page did not answer through Fusion");
   await load(page, 3); // warm-up
+  const single = await load(page, 10, 1);
   const fused = await load(page, 20);
   const health = (await (await fetch(`${server.url}/api/health`)).json()) as { data: { engines: { serving: string } } };
   if (health.data.engines.serving !== "fusion") throw new Error("the portal is not serving from Fusion");
@@ -114,11 +115,12 @@ try {
       ],
     ]),
   );
+  console.log(`\nthe same with 1 connection (no queueing): p50 ${single.latency.p50} ms, p99 ${single.latency.p99} ms, overhead p50 ${single.latency.p50 - LATENCY_MS} ms, p99 ${single.latency.p99 - LATENCY_MS} ms`);
   console.log(`\nFusion hanging, breaker ${state.data.engines.primary.breaker.state}: fallback page, 10 concurrent clients for 15 s:`);
   console.log(table([["requests", "errors", "p50", "p95", "max"], [open.count, open.errors, `${open.p50.toFixed(1)} ms`, `${open.p95.toFixed(1)} ms`, `${open.max.toFixed(1)} ms`]]));
   fs.writeFileSync(
     path.join(OUT, "overhead.json"),
-    JSON.stringify({ node: process.version, date: new Date().toISOString(), fused: { p50: fused.latency.p50, p99: fused.latency.p99, rps: fused.requests.average, non2xx: fused.non2xx }, breakerOpen: open }, null, 2),
+    JSON.stringify({ node: process.version, date: new Date().toISOString(), single: { p50: single.latency.p50, p99: single.latency.p99 }, fused: { p50: fused.latency.p50, p99: fused.latency.p99, rps: fused.requests.average, non2xx: fused.non2xx }, breakerOpen: open }, null, 2),
   );
 } finally {
   await server.stop();

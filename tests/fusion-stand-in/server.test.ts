@@ -435,6 +435,21 @@ describe("faults", () => {
     expect(body.response.numFound).toBe(ITEMS);
   });
 
+  it("answers a fixed time after the request arrived, its own work included", async () => {
+    standIn.setFault({ kind: "fixed", ms: 300 });
+    const timings: number[] = [];
+    for (const query of [url(), queryUrl([["q", "pump"], ["rows", "20"], ["json.facet", JSON.stringify({ category_s: { type: "terms", field: "category_s" } })]])]) {
+      const started = performance.now();
+      const { status } = await get(query);
+      timings.push(performance.now() - started);
+      expect(status).toBe(200);
+    }
+    for (const took of timings) {
+      expect(took).toBeGreaterThanOrEqual(290);
+      expect(took).toBeLessThan(1000);
+    }
+  });
+
   it("answers a set status with a small JSON body", async () => {
     standIn.setFault({ kind: "status", status: 503 });
     const unavailable = await get(url());

@@ -43,6 +43,8 @@ export interface StandInOptions {
 export type Fault =
   | { kind: "none" }
   | { kind: "latency"; ms: number }
+  /** Every answer leaves exactly `ms` after its request arrived, the stand-in's own work included. */
+  | { kind: "fixed"; ms: number }
   | { kind: "status"; status: number; body?: string }
   | { kind: "malformed" }
   | { kind: "reset" }
@@ -181,7 +183,8 @@ function validFault(value: unknown): Fault | null {
     case "hang":
       return { kind: f.kind };
     case "latency":
-      return typeof f.ms === "number" && Number.isFinite(f.ms) && f.ms >= 0 ? { kind: "latency", ms: f.ms } : null;
+    case "fixed":
+      return typeof f.ms === "number" && Number.isFinite(f.ms) && f.ms >= 0 ? { kind: f.kind, ms: f.ms } : null;
     case "status":
       if (typeof f.status !== "number" || !Number.isInteger(f.status) || f.status < 200 || f.status > 599) return null;
       if (f.body !== undefined && typeof f.body !== "string") return null;
@@ -650,8 +653,20 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
 
   // -- HTTP --------------------------------------------------------------------------------------
 
+  /** Answer times of requests under the `fixed` fault. */
+  const sendAt = new WeakMap<http.ServerResponse, number>();
+
   const send = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     if (res.headersSent || res.destroyed) return;
+    const at = sendAt.get(res);
+    if (at !== undefined && at > performance.now()) {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        send(res, status, body, headers);
+      }, at - performance.now());
+      timers.add(timer);
+      return;
+    }
     const text = typeof body === "string" ? body : JSON.stringify(body);
     res.writeHead(status, { "Content-Type": JSON_TYPE, "Content-Length": Buffer.byteLength(text), ...headers });
     res.end(text);
@@ -683,6 +698,7 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
   }
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const arrivedAt = performance.now();
     const url = new URL(req.url ?? "/", "http://stand-in.invalid");
     const path = url.pathname;
     if (path.startsWith("/__control/")) return control(req, res, path);
@@ -703,6 +719,9 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
       case "latency":
         await sleep(current.ms, timers);
         if (closing) return;
+        break;
+      case "fixed":
+        sendAt.set(res, arrivedAt + current.ms);
         break;
       case "status": {
         const extra: Record<string, string> = current.status === 401 ? { "WWW-Authenticate": 'Basic realm="fusion"' } : {};
