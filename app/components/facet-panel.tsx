@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { FacetView, SelectedFilterView } from "~/search/search-view";
 import { HiddenInputs } from "./hidden-inputs";
 import { useHydrated } from "./use-hydrated";
@@ -51,6 +51,9 @@ export function FacetPanel({ facets, selected, clearHref, hidden }: FacetPanelPr
 function FacetGroup({ facet, hidden }: { facet: FacetView; hidden: [string, string][] }) {
   const [term, setTerm] = useState(facet.term);
   const hydrated = useHydrated();
+  // A term typed into the box belongs to one search: a new search starts from the URL's term.
+  const search = hidden.map(([name, value]) => `${name}=${value}`).join("&");
+  useEffect(() => setTerm(facet.term), [search, facet.term]);
   const needle = term.trim().toLowerCase();
   const shown = needle ? facet.values.filter((v) => v.value.toLowerCase().includes(needle)) : facet.values;
   const inputId = `facet-search-${facet.key}`;

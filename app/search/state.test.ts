@@ -439,6 +439,7 @@ describe("transitions", () => {
     expect(addWithin(base, "  seal ")).toEqual({ ...base, within: ["drain", "seal"], page: 1 });
     expect(addWithin(base, "   ").within).toEqual(["drain"]);
     expect(addWithin(base, "drain").within).toEqual(["drain"]);
+    expect(addWithin(base, "DRAIN").within).toEqual(["drain"]);
     let s: SearchState = base;
     for (const term of ["b", "c", "d", "e", "f"]) s = addWithin(s, term);
     expect(s.within).toEqual(["drain", "b", "c", "d", "e"]);

@@ -70,7 +70,8 @@ function normalizeWithin(terms: readonly string[]): string[] {
   for (const raw of terms) {
     if (out.length >= MAX_WITHIN_TERMS) break;
     const term = normalizeWithinTerm(raw);
-    if (term !== "" && !out.includes(term)) out.push(term);
+    // "Pump" and "pump" search the same: a term differing only in case is a duplicate.
+    if (term !== "" && !out.some((t) => t.toLowerCase() === term.toLowerCase())) out.push(term);
   }
   return out;
 }

@@ -119,4 +119,17 @@ test.describe("with JavaScript", () => {
     await expect(resultsHeading(page)).toHaveText(/^\d+ results$/);
     expect(await marker(page)).toBeUndefined();
   });
+
+  test("a term typed into a facet's search box does not outlive the search", async ({ page }, testInfo) => {
+    await openSearch(page, testInfo, searchUrl({ q: "pump" }));
+    const box = page.getByRole("searchbox", { name: `Search ${FACET_LABELS.manufacturer} values` });
+    await box.fill("zzz");
+    await expect(page.getByText('No options found for "zzz"')).toBeVisible();
+    const org = (await facetValues(page, FACET_LABELS.org_code))[0]!;
+    await includeLink(page, FACET_LABELS.org_code, org.value).click();
+    await expect(resultsHeading(page)).toHaveText(headingText(org.count, "pump"));
+    await expect(box).toHaveValue("");
+    await expect(page.getByText('No options found for "zzz"')).toHaveCount(0);
+  });
 });
+
