@@ -2,6 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { BomSectionView } from "~/search/bom-view";
 import { HiddenInputs } from "./hidden-inputs";
+import { PageList } from "./pager";
 
 function cell(value: string | number | null): string {
   return value === null || value === "" ? "N/A" : String(value);
@@ -73,54 +74,7 @@ function SectionPager({ section, action }: { section: BomSectionView; action: st
   const inputId = `${section.prefix}-jump`;
   return (
     <div className="pager-bar">
-      <nav className="pager" aria-label={`${section.title} pages`}>
-        <ul>
-          {pager.prev ? (
-            <li>
-              <Link to={pager.prev} preventScrollReset aria-label={`${section.title}: previous page`}>
-                ‹
-              </Link>
-            </li>
-          ) : (
-            <li>
-              <span className="disabled" aria-hidden="true">
-                ‹
-              </span>
-            </li>
-          )}
-          {pager.links.map((link) =>
-            link.kind === "gap" ? (
-              <li key={link.key} className="gap" aria-hidden="true">
-                …
-              </li>
-            ) : (
-              <li key={link.page}>
-                <Link
-                  to={link.href}
-                  preventScrollReset
-                  aria-current={link.current ? "page" : undefined}
-                  aria-label={`${section.title}: page ${link.page}`}
-                >
-                  {link.page}
-                </Link>
-              </li>
-            ),
-          )}
-          {pager.next ? (
-            <li>
-              <Link to={pager.next} preventScrollReset aria-label={`${section.title}: next page`}>
-                ›
-              </Link>
-            </li>
-          ) : (
-            <li>
-              <span className="disabled" aria-hidden="true">
-                ›
-              </span>
-            </li>
-          )}
-        </ul>
-      </nav>
+      <PageList pager={pager} name={`${section.title} pages`} section={section.title} />
       <Form method="get" action={action} className="inline-form" preventScrollReset>
         <HiddenInputs params={section.hidden} />
         <label htmlFor={inputId}>Jump To</label>

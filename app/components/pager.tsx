@@ -16,27 +16,7 @@ export function Pager({ pager, rowsPerPage, pageSizes, hidden, action }: PagerPr
   const submit = useSubmit();
   return (
     <div className="pager-bar">
-      <nav className="pager" aria-label="Pages">
-        <ul>
-          <PageStep href={pager.first} label="First" text="«" />
-          <PageStep href={pager.prev} label="Previous" text="‹" />
-          {pager.links.map((link) =>
-            link.kind === "gap" ? (
-              <li key={link.key} className="gap" aria-hidden="true">
-                …
-              </li>
-            ) : (
-              <li key={link.page}>
-                <Link to={link.href} aria-current={link.current ? "page" : undefined} aria-label={`Page ${link.page}`}>
-                  {link.page}
-                </Link>
-              </li>
-            ),
-          )}
-          <PageStep href={pager.next} label="Next" text="›" />
-          <PageStep href={pager.last} label="Last" text="»" />
-        </ul>
-      </nav>
+      <PageList pager={pager} name="Pages" ends />
       <Form method="get" action={action} className="inline-form">
         <HiddenInputs params={hidden} omit={["page"]} />
         <label htmlFor="jump-to">Jump To</label>
@@ -70,11 +50,49 @@ export function Pager({ pager, rowsPerPage, pageSizes, hidden, action }: PagerPr
   );
 }
 
-function PageStep({ href, label, text }: { href: string | null; label: string; text: string }) {
+/**
+ * The page links of a pager: previous and next (and first and last when `ends`), up to 5 numbers
+ * with gaps. A `section` pager (BOM, Where Used) names its section in every label and keeps the
+ * scroll position, since the page holds several of them.
+ */
+export function PageList({ pager, name, section, ends = false }: { pager: PagerView; name: string; section?: string; ends?: boolean }) {
+  const step = (what: string) => (section ? `${section}: ${what.toLowerCase()} page` : `${what} page`);
+  const keep = section !== undefined;
+  return (
+    <nav className="pager" aria-label={name}>
+      <ul>
+        {ends && <PageStep href={pager.first} label={step("First")} text="«" keepScroll={keep} />}
+        <PageStep href={pager.prev} label={step("Previous")} text="‹" keepScroll={keep} />
+        {pager.links.map((link) =>
+          link.kind === "gap" ? (
+            <li key={link.key} className="gap" aria-hidden="true">
+              …
+            </li>
+          ) : (
+            <li key={link.page}>
+              <Link
+                to={link.href}
+                preventScrollReset={keep}
+                aria-current={link.current ? "page" : undefined}
+                aria-label={section ? `${section}: page ${link.page}` : `Page ${link.page}`}
+              >
+                {link.page}
+              </Link>
+            </li>
+          ),
+        )}
+        <PageStep href={pager.next} label={step("Next")} text="›" keepScroll={keep} />
+        {ends && <PageStep href={pager.last} label={step("Last")} text="»" keepScroll={keep} />}
+      </ul>
+    </nav>
+  );
+}
+
+function PageStep({ href, label, text, keepScroll }: { href: string | null; label: string; text: string; keepScroll: boolean }) {
   return (
     <li>
       {href ? (
-        <Link to={href} aria-label={`${label} page`}>
+        <Link to={href} aria-label={label} preventScrollReset={keepScroll}>
           {text}
         </Link>
       ) : (
