@@ -11,6 +11,7 @@ import {
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ErrorScreen, NotFoundScreen } from "./components/error-screen";
+import { useDocumentNavigation } from "./components/nav";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
 import styles from "./styles/app.css";
@@ -24,6 +25,7 @@ export const meta: MetaFunction = () => [{ title: "Crib Search" }];
 
 export function Layout({ children }: { children: ReactNode }) {
   const location = useLocation();
+  useDocumentNavigation();
   const params = new URLSearchParams(location.search);
   const query = location.pathname === "/crib-search/search" ? (params.get("q") ?? "") : "";
   return (

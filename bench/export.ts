@@ -16,7 +16,8 @@ const CATALOG = path.join(OUT, "catalog-100000.db");
 const FIELDS = ["org_code", "item_number", "item_description", "status", "stock_locator", "subinventory", "quantity_on_hand", "quantity_on_order", "item_type", "manufacturer"];
 
 async function exportOnce(rows: number) {
-  const server = await startServer({ CATALOG_DB: CATALOG, EXPORT_LIMIT: String(rows), SIGNALS_ENABLED: "false" });
+  // One process, so that its peak memory is the memory of the export.
+  const server = await startServer({ CATALOG_DB: CATALOG, EXPORT_LIMIT: String(rows), SIGNALS_ENABLED: "false", WEB_CONCURRENCY: "1" });
   try {
     // One search first, so the baseline includes a warmed catalogue in both runs.
     await (await fetch(`${server.url}/api/search?q=pump`)).text();

@@ -9,6 +9,7 @@
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { buildSampleCatalog } from "../app/search/engines/embedded/catalog-build.server";
@@ -18,6 +19,9 @@ import { buildApp, freePort, startServer } from "./server";
 const OUT = path.resolve("bench/out");
 const CATALOG = path.join(OUT, "catalog-5000.db");
 const LATENCY_MS = 100;
+const BREAKER_THRESHOLD = 3;
+/** Server worker processes (scripts/serve.mjs): one per core unless WEB_CONCURRENCY says otherwise. */
+const WORKERS = Number(process.env.WEB_CONCURRENCY ?? os.availableParallelism());
 const PAGE = "/crib-search/search?q=pump&f=org_code:LOU";
 
 async function startStandIn() {
@@ -79,7 +83,7 @@ const server = await startServer({
   FUSION_URL: standIn.url,
   FUSION_APP: "parts",
   FUSION_TIMEOUT_MS: "2000",
-  FUSION_BREAKER_THRESHOLD: "3",
+  FUSION_BREAKER_THRESHOLD: String(BREAKER_THRESHOLD),
   FUSION_BREAKER_COOLDOWN_MS: "600000",
   SIGNALS_ENABLED: "false",
 });
@@ -95,9 +99,14 @@ try {
   if (health.data.engines.serving !== "fusion") throw new Error("the portal is not serving from Fusion");
 
   await standIn.fault({ kind: "hang" });
-  // Trip the breaker: three requests wait for the 2 s timeout, then Fusion is skipped.
-  await Promise.all([1, 2, 3].map(() => fetch(page).then((r) => r.arrayBuffer())));
-  const state = (await (await fetch(`${server.url}/api/health`)).json()) as { data: { engines: { primary: { breaker: { state: string } } } } };
+  // Trip the breakers: each worker has its own, and three requests that wait for the 2 s timeout
+  // open it. The workers take connections in turn, so three per worker reach every one of them.
+  await Promise.all(Array.from({ length: BREAKER_THRESHOLD * WORKERS }, () => fetch(page).then((r) => r.arrayBuffer())));
+  const states: string[] = [];
+  for (let i = 0; i < 2 * WORKERS; i++) {
+    const health = (await (await fetch(`${server.url}/api/health`)).json()) as { data: { engines: { primary: { breaker: { state: string } } } } };
+    states.push(health.data.engines.primary.breaker.state);
+  }
   const open = await closedLoop(page, 10, 15);
 
   console.log(`search page through Fusion (stand-in answering in ${LATENCY_MS} ms), autocannon -c 10 -d 20:`);
@@ -116,11 +125,11 @@ try {
     ]),
   );
   console.log(`\nthe same with 1 connection (no queueing): p50 ${single.latency.p50} ms, p99 ${single.latency.p99} ms, overhead p50 ${single.latency.p50 - LATENCY_MS} ms, p99 ${single.latency.p99 - LATENCY_MS} ms`);
-  console.log(`\nFusion hanging, breaker ${state.data.engines.primary.breaker.state}: fallback page, 10 concurrent clients for 15 s:`);
+  console.log(`\nFusion hanging, breakers ${states.join(", ")} (${states.length} health answers): fallback page, 10 concurrent clients for 15 s:`);
   console.log(table([["requests", "errors", "p50", "p95", "max"], [open.count, open.errors, `${open.p50.toFixed(1)} ms`, `${open.p95.toFixed(1)} ms`, `${open.max.toFixed(1)} ms`]]));
   fs.writeFileSync(
     path.join(OUT, "overhead.json"),
-    JSON.stringify({ node: process.version, date: new Date().toISOString(), single: { p50: single.latency.p50, p99: single.latency.p99 }, fused: { p50: fused.latency.p50, p99: fused.latency.p99, rps: fused.requests.average, non2xx: fused.non2xx }, breakerOpen: open }, null, 2),
+    JSON.stringify({ node: process.version, date: new Date().toISOString(), workers: WORKERS, single: { p50: single.latency.p50, p99: single.latency.p99 }, fused: { p50: fused.latency.p50, p99: fused.latency.p99, rps: fused.requests.average, non2xx: fused.non2xx }, breakerOpen: open }, null, 2),
   );
 } finally {
   await server.stop();

@@ -30,7 +30,7 @@ export interface RunningServer {
 
 export async function startServer(env: Record<string, string>): Promise<RunningServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.resolve("node_modules/@remix-run/serve/dist/cli.js"), path.resolve("build/index.js")], {
+  const child = spawn(process.execPath, [path.resolve("scripts/serve.mjs"), path.resolve(process.env.REMIX_BUILD_DIR ?? "build", "index.js")], {
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });

@@ -22,11 +22,13 @@ if (process.env.E2E_FUSION_URL) {
     FUSION_TIMEOUT_MS: process.env.FUSION_TIMEOUT_MS ?? "1500",
     FUSION_BREAKER_THRESHOLD: process.env.FUSION_BREAKER_THRESHOLD ?? "2",
     FUSION_BREAKER_COOLDOWN_MS: process.env.FUSION_BREAKER_COOLDOWN_MS ?? "5000",
+    // The breaker tests read the breaker through /api/health: one process, one breaker.
+    WEB_CONCURRENCY: "1",
   });
 }
 const server = spawn(
   process.execPath,
-  [path.join(root, "node_modules/@remix-run/serve/dist/cli.js"), path.join(root, "build/index.js")],
+  [path.join(root, "scripts/serve.mjs"), path.join(root, "build/index.js")],
   { cwd: root, stdio: "inherit", env },
 );
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));

@@ -1,4 +1,5 @@
-import { Link, useLocation } from "@remix-run/react";
+import { useLocation } from "@remix-run/react";
+import { AppLink } from "./nav";
 import type { BomSectionView } from "~/search/bom-view";
 import { BomSection } from "./bom-section";
 
@@ -28,9 +29,9 @@ export function BomPage({
   return (
     <div className="bom-page">
       <div className="page-head">
-        <Link to={back} className="button secondary small">
+        <AppLink to={back} className="button secondary small">
           ← Back to Search
-        </Link>
+        </AppLink>
         <h1>
           {title} <span className="muted">{itemNumber}</span>
         </h1>

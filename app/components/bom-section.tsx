@@ -1,4 +1,4 @@
-import { Form, Link } from "@remix-run/react";
+import { AppForm, AppLink } from "./nav";
 import type { ReactNode } from "react";
 import type { BomSectionView } from "~/search/bom-view";
 import { HiddenInputs } from "./hidden-inputs";
@@ -41,12 +41,12 @@ export function BomSection({ section, action, emptyText, controls, headingLevel 
                       scope="col"
                       aria-sort={c.sorted === "asc" ? "ascending" : c.sorted === "desc" ? "descending" : undefined}
                     >
-                      <Link to={c.sortHref} className="sort-link" preventScrollReset>
+                      <AppLink to={c.sortHref} className="sort-link" preventScrollReset>
                         {c.label}
                         <span className={c.sorted ? "sort-indicator active" : "sort-indicator"} aria-hidden="true">
                           {c.sorted === "asc" ? "▲" : c.sorted === "desc" ? "▼" : "↕"}
                         </span>
-                      </Link>
+                      </AppLink>
                     </th>
                   ))}
                 </tr>
@@ -75,14 +75,14 @@ function SectionPager({ section, action }: { section: BomSectionView; action: st
   return (
     <div className="pager-bar">
       <PageList pager={pager} name={`${section.title} pages`} section={section.title} />
-      <Form method="get" action={action} className="inline-form" preventScrollReset>
+      <AppForm action={action} className="inline-form" preventScrollReset>
         <HiddenInputs params={section.hidden} />
         <label htmlFor={inputId}>Jump To</label>
         <input id={inputId} name={section.pageParam} type="number" min={1} max={pager.totalPages} placeholder={String(pager.page)} required />
         <button type="submit" className="small">
           Go
         </button>
-      </Form>
+      </AppForm>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { AppLink } from "./nav";
 
 export interface Crumb {
   label: string;
@@ -11,7 +11,7 @@ export function Breadcrumbs({ crumbs }: { crumbs: Crumb[] }) {
       <ol>
         {crumbs.map((crumb, i) => (
           <li key={`${i}-${crumb.label}`}>
-            {crumb.href ? <Link to={crumb.href}>{crumb.label}</Link> : <span aria-current="page">{crumb.label}</span>}
+            {crumb.href ? <AppLink to={crumb.href}>{crumb.label}</AppLink> : <span aria-current="page">{crumb.label}</span>}
           </li>
         ))}
       </ol>

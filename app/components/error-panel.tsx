@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { AppLink } from "./nav";
 
 /** An error of the detail, BOM and Where Used pages: the message, Try Again and ← Back to Search. */
 export function ErrorPanel({ title, message, retryHref, backHref }: { title?: string; message: string; retryHref: string; backHref: string }) {
@@ -10,9 +10,9 @@ export function ErrorPanel({ title, message, retryHref, backHref }: { title?: st
         <a className="button" href={retryHref}>
           Try Again
         </a>
-        <Link className="button secondary" to={backHref}>
+        <AppLink className="button secondary" to={backHref}>
           ← Back to Search
-        </Link>
+        </AppLink>
       </p>
     </section>
   );

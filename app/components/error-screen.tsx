@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { AppLink } from "./nav";
 
 /** Shown for unexpected render errors (spec §2 "Error screen"). */
 export function ErrorScreen() {
@@ -11,9 +11,9 @@ export function ErrorScreen() {
         <a className="button" href="">
           Try Again
         </a>
-        <Link className="button secondary" to="/crib-search" reloadDocument>
+        <a className="button secondary" href="/crib-search">
           Go Home
-        </Link>
+        </a>
       </p>
     </section>
   );
@@ -25,9 +25,9 @@ export function NotFoundScreen() {
       <h1 id="not-found-title">404 - Page not found</h1>
       <p>There is no page at this address.</p>
       <p className="actions">
-        <Link className="button" to="/crib-search">
+        <AppLink className="button" to="/crib-search">
           Go to Search
-        </Link>
+        </AppLink>
       </p>
     </section>
   );

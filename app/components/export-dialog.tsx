@@ -1,4 +1,5 @@
-import { Link, useNavigate } from "@remix-run/react";
+import { useNavigate } from "@remix-run/react";
+import { AppLink } from "./nav";
 import { useEffect, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import type { ExportDialogView } from "~/export/export-view";
@@ -75,9 +76,9 @@ export function ExportDialog({ dialog }: { dialog: Jsonified<ExportDialogView> }
             >
               Continue Export
             </a>
-            <Link className="button secondary" to={dialog.cancelHref} preventScrollReset replace>
+            <AppLink discover={false} className="button secondary" to={dialog.cancelHref} preventScrollReset replace>
               Cancel
-            </Link>
+            </AppLink>
           </p>
         </div>
       )}
@@ -214,9 +215,9 @@ export function ExportDialog({ dialog }: { dialog: Jsonified<ExportDialogView> }
           </section>
         )}
         <p className="actions dialog-actions">
-          <Link className="button secondary" to={dialog.cancelHref} preventScrollReset replace>
+          <AppLink discover={false} className="button secondary" to={dialog.cancelHref} preventScrollReset replace>
             Cancel
-          </Link>
+          </AppLink>
           <button type="submit" disabled={exportDisabled}>
             {exporting ? "Exporting…" : `Export CSV (${count} fields)`}
           </button>

@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { AppLink } from "./nav";
 
 export interface ExportMenuView {
   allHref: string;
@@ -14,14 +14,14 @@ export function ExportMenu({ menu }: { menu: ExportMenuView }) {
       <summary className="button small secondary">Export</summary>
       <ul>
         <li>
-          <Link to={menu.allHref} preventScrollReset>
+          <AppLink discover={false} to={menu.allHref} preventScrollReset>
             Export all results ({menu.total})
-          </Link>
+          </AppLink>
         </li>
         <li>
-          <Link to={menu.pageHref} preventScrollReset>
+          <AppLink discover={false} to={menu.pageHref} preventScrollReset>
             Export shown results ({menu.shown})
-          </Link>
+          </AppLink>
         </li>
       </ul>
     </details>

@@ -1,4 +1,4 @@
-import { Form, Link } from "@remix-run/react";
+import { AppForm, AppLink } from "./nav";
 import { useEffect, useState } from "react";
 import type { FacetView, SelectedFilterView } from "~/search/search-view";
 import { HiddenInputs } from "./hidden-inputs";
@@ -20,9 +20,9 @@ export function FacetPanel({ facets, selected, clearHref, hidden }: FacetPanelPr
           <div className="selected-head">
             <h3 id="selected-title">Selected Filters:</h3>
             {clearHref && (
-              <Link to={clearHref} className="text-button">
+              <AppLink discover={false} to={clearHref} className="text-button">
                 Clear All
-              </Link>
+              </AppLink>
             )}
           </div>
           <ul>
@@ -31,9 +31,9 @@ export function FacetPanel({ facets, selected, clearHref, hidden }: FacetPanelPr
                 <span>
                   {f.label} {f.type === "include" ? "is" : "is not"} <strong>{f.value}</strong>
                 </span>
-                <Link to={f.removeHref} aria-label={`Remove filter: ${f.label} ${f.type === "include" ? "is" : "is not"} ${f.value}`}>
+                <AppLink discover={false} to={f.removeHref} aria-label={`Remove filter: ${f.label} ${f.type === "include" ? "is" : "is not"} ${f.value}`}>
                   ×
-                </Link>
+                </AppLink>
               </li>
             ))}
           </ul>
@@ -63,7 +63,7 @@ function FacetGroup({ facet, hidden }: { facet: FacetView; hidden: [string, stri
         <h3>{facet.label}</h3>
       </summary>
       {facet.searchable && (
-        <Form method="get" action="/crib-search/search" className="facet-search" onSubmit={(e) => e.preventDefault()}>
+        <AppForm action="/crib-search/search" className="facet-search" onSubmit={(e) => e.preventDefault()}>
           <HiddenInputs params={hidden} />
           <label htmlFor={inputId} className="visually-hidden">
             Search {facet.label} values
@@ -78,7 +78,7 @@ function FacetGroup({ facet, hidden }: { facet: FacetView; hidden: [string, stri
             autoComplete="off"
           />
           {!hydrated && <button type="submit" className="small">Find</button>}
-        </Form>
+        </AppForm>
       )}
       {facet.values.length === 0 ? (
         <p className="muted">No options available</p>
@@ -102,22 +102,24 @@ function FacetGroup({ facet, hidden }: { facet: FacetView; hidden: [string, stri
                   {v.selected && <span className="visually-hidden">({v.selected === "include" ? "included" : "excluded"})</span>}
                 </span>
                 <span className="facet-actions">
-                  <Link
+                  <AppLink
+                    discover={false}
                     to={v.includeHref}
                     className={`facet-toggle include${v.selected === "include" ? " on" : ""}`}
                     aria-label={`${v.selected === "include" ? "Stop including" : "Include"} ${facet.label}: ${v.value}`}
                     title={v.selected === "include" ? "Remove this filter" : "Only show this value"}
                   >
                     +
-                  </Link>
-                  <Link
+                  </AppLink>
+                  <AppLink
+                    discover={false}
                     to={v.excludeHref}
                     className={`facet-toggle exclude${v.selected === "exclude" ? " on" : ""}`}
                     aria-label={`${v.selected === "exclude" ? "Stop excluding" : "Exclude"} ${facet.label}: ${v.value}`}
                     title={v.selected === "exclude" ? "Remove this filter" : "Hide this value"}
                   >
                     −
-                  </Link>
+                  </AppLink>
                 </span>
               </li>
             ))}

@@ -1,10 +1,13 @@
-import type { Segment } from "~/search/search-view";
+import { splitHighlights } from "~/search/fields";
 
-/** Engine text rendered as text; highlighted runs become <mark>. Never parsed as HTML. */
-export function Highlighted({ segments }: { segments: Segment[] }) {
+/**
+ * Engine text rendered as text: the runs between highlight markers become <mark>, the rest plain
+ * text. Never parsed as HTML.
+ */
+export function Highlighted({ text }: { text: string }) {
   return (
     <>
-      {segments.map((s, i) => (s.mark ? <mark key={i}>{s.text}</mark> : <span key={i}>{s.text}</span>))}
+      {splitHighlights(text).map((part, i) => (part.mark ? <mark key={i}>{part.text}</mark> : part.text))}
     </>
   );
 }

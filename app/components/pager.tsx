@@ -1,4 +1,5 @@
-import { Form, Link, useSubmit } from "@remix-run/react";
+import { useSubmit } from "@remix-run/react";
+import { AppForm, AppLink } from "./nav";
 import type { PagerView } from "~/search/search-view";
 import { HiddenInputs } from "./hidden-inputs";
 import { useHydrated } from "./use-hydrated";
@@ -17,15 +18,15 @@ export function Pager({ pager, rowsPerPage, pageSizes, hidden, action }: PagerPr
   return (
     <div className="pager-bar">
       <PageList pager={pager} name="Pages" ends />
-      <Form method="get" action={action} className="inline-form">
+      <AppForm action={action} className="inline-form">
         <HiddenInputs params={hidden} omit={["page"]} />
         <label htmlFor="jump-to">Jump To</label>
         <input id="jump-to" name="page" type="number" min={1} max={pager.totalPages} inputMode="numeric" placeholder={String(pager.page)} required />
         <button type="submit" className="small">
           Go
         </button>
-      </Form>
-      <Form method="get" action={action} className="inline-form">
+      </AppForm>
+      <AppForm action={action} className="inline-form">
         <HiddenInputs params={hidden} omit={["rows", "page"]} />
         <label htmlFor="page-size">Show</label>
         <select
@@ -45,7 +46,7 @@ export function Pager({ pager, rowsPerPage, pageSizes, hidden, action }: PagerPr
             Apply
           </button>
         )}
-      </Form>
+      </AppForm>
     </div>
   );
 }
@@ -70,14 +71,15 @@ export function PageList({ pager, name, section, ends = false }: { pager: PagerV
             </li>
           ) : (
             <li key={link.page}>
-              <Link
+              <AppLink
+                discover={false}
                 to={link.href}
                 preventScrollReset={keep}
                 aria-current={link.current ? "page" : undefined}
                 aria-label={section ? `${section}: page ${link.page}` : `Page ${link.page}`}
               >
                 {link.page}
-              </Link>
+              </AppLink>
             </li>
           ),
         )}
@@ -92,9 +94,9 @@ function PageStep({ href, label, text, keepScroll }: { href: string | null; labe
   return (
     <li>
       {href ? (
-        <Link to={href} aria-label={label} preventScrollReset={keepScroll}>
+        <AppLink discover={false} to={href} aria-label={label} preventScrollReset={keepScroll}>
           {text}
-        </Link>
+        </AppLink>
       ) : (
         <span className="disabled" aria-hidden="true">
           {text}

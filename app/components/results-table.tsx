@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { AppLink } from "./nav";
 import type { Column, ResultRow } from "~/search/search-view";
 import { Highlighted } from "./highlighted";
 import { ProductImage } from "./product-image";
@@ -29,10 +29,10 @@ export function ResultsTable({ columns, rows }: { columns: Column[]; rows: Resul
                 aria-sort={c.sorted === "asc" ? "ascending" : c.sorted === "desc" ? "descending" : undefined}
               >
                 {c.sortHref ? (
-                  <Link to={c.sortHref} className="sort-link" preventScrollReset>
+                  <AppLink discover={false} to={c.sortHref} className="sort-link" preventScrollReset>
                     {c.label}
                     <SortIndicator sorted={c.sorted} />
-                  </Link>
+                  </AppLink>
                 ) : (
                   c.label
                 )}
@@ -52,19 +52,19 @@ export function ResultsTable({ columns, rows }: { columns: Column[]; rows: Resul
               {row.cells.map((cell, i) => (
                 <td key={cell.field}>
                   {i === 0 ? (
-                    <Link to={row.href} className="row-link">
-                      <Highlighted segments={cell.segments} />
+                    <AppLink to={row.href} className="row-link">
+                      <Highlighted text={cell.text} />
                       {row.inactive && <span className="badge-inactive"> (inactive item)</span>}
-                    </Link>
+                    </AppLink>
                   ) : (
-                    <Highlighted segments={cell.segments} />
+                    <Highlighted text={cell.text} />
                   )}
                 </td>
               ))}
               <td className="col-actions">
-                <Link to={row.whereUsedHref} className="button small secondary">
-                  Where Used<span className="visually-hidden"> for {row.itemNumber}</span>
-                </Link>
+                <AppLink to={row.whereUsedHref} className="button small secondary">
+                  Where Used<span className="visually-hidden">{` for ${row.itemNumber}`}</span>
+                </AppLink>
               </td>
             </tr>
           ))}

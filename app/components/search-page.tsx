@@ -1,4 +1,5 @@
-import { Link, useLocation, useNavigation } from "@remix-run/react";
+import { useLocation, useNavigation } from "@remix-run/react";
+import { AppLink } from "./nav";
 import { useEffect, useRef } from "react";
 import { PAGE_SIZES, SORT_OPTIONS, type SearchView } from "~/search/search-view";
 import type { ExportDialogView } from "~/export/export-view";
@@ -63,7 +64,7 @@ export function SearchPage({ view, error, degraded, emptyCatalog, recentSearches
             <ul>
               {recentSearches.map((r) => (
                 <li key={r.query}>
-                  <Link to={r.href}>{r.query}</Link>
+                  <AppLink discover={false} to={r.href}>{r.query}</AppLink>
                 </li>
               ))}
             </ul>
@@ -92,7 +93,7 @@ export function SearchPage({ view, error, degraded, emptyCatalog, recentSearches
         </h1>
         {didYouMean && (
           <p className="did-you-mean">
-            Did you mean <Link to={didYouMean.href}>{didYouMean.query}</Link>?
+            Did you mean <AppLink discover={false} to={didYouMean.href}>{didYouMean.query}</AppLink>?
           </p>
         )}
         <p className="visually-hidden" aria-live="polite" role="status">
@@ -115,7 +116,7 @@ export function SearchPage({ view, error, degraded, emptyCatalog, recentSearches
                 <p>No data found. Please try adjusting your search criteria</p>
                 {view.selected.length > 0 && view.clearFiltersHref && (
                   <p>
-                    <Link to={view.clearFiltersHref}>Clear all filters</Link>
+                    <AppLink discover={false} to={view.clearFiltersHref}>Clear all filters</AppLink>
                   </p>
                 )}
               </div>

@@ -1,4 +1,5 @@
-import { Form, Link, useSubmit } from "@remix-run/react";
+import { useSubmit } from "@remix-run/react";
+import { AppForm, AppLink } from "./nav";
 import type { SortOption } from "~/search/search-view";
 import { HiddenInputs } from "./hidden-inputs";
 import { useHydrated } from "./use-hydrated";
@@ -15,7 +16,7 @@ export function SearchWithin({ terms, clearHref, disabledReason, hidden, action 
   const disabled = disabledReason !== null;
   return (
     <div className="search-within">
-      <Form method="get" action={action} className="inline-form">
+      <AppForm action={action} className="inline-form">
         <HiddenInputs params={hidden} omit={["page"]} />
         <label htmlFor="search-within">Search within</label>
         <input
@@ -37,22 +38,22 @@ export function SearchWithin({ terms, clearHref, disabledReason, hidden, action 
             {disabledReason}
           </span>
         )}
-      </Form>
+      </AppForm>
       {terms.length > 0 && (
         <ul className="within-tags" aria-label="Search-within terms">
           {terms.map((t) => (
             <li key={t.term} className="chip">
               <span>{t.term}</span>
-              <Link to={t.removeHref} aria-label={`Remove search-within term ${t.term}`}>
+              <AppLink discover={false} to={t.removeHref} aria-label={`Remove search-within term ${t.term}`}>
                 ×
-              </Link>
+              </AppLink>
             </li>
           ))}
           {clearHref && (
             <li>
-              <Link to={clearHref} className="text-button">
+              <AppLink discover={false} to={clearHref} className="text-button">
                 Clear all
-              </Link>
+              </AppLink>
             </li>
           )}
         </ul>
@@ -73,7 +74,7 @@ export function SortForm({ options, value, hidden, action }: SortFormProps) {
   const submit = useSubmit();
   const known = options.some((o) => o.value === value);
   return (
-    <Form method="get" action={action} className="inline-form sort-form">
+    <AppForm action={action} className="inline-form sort-form">
       <HiddenInputs params={hidden} omit={["sort", "page"]} />
       <label htmlFor="sort-by">Sort By</label>
       <select
@@ -95,6 +96,6 @@ export function SortForm({ options, value, hidden, action }: SortFormProps) {
           Sort
         </button>
       )}
-    </Form>
+    </AppForm>
   );
 }

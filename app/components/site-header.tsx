@@ -1,16 +1,16 @@
-import { Form, Link } from "@remix-run/react";
+import { AppForm } from "./nav";
 
 /** Logo (a full reload to a clean home page) and the search form, which works without JavaScript. */
 export function SiteHeader({ query }: { query: string }) {
   return (
     <header className="site-header">
-      <Link to="/crib-search" reloadDocument className="logo" aria-label="Crib Search home">
+      <a href="/crib-search" className="logo" aria-label="Crib Search home">
         <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22">
           <path d="M3 10.5 12 4l9 6.5V20a1 1 0 0 1-1 1h-5v-6H9v6H4a1 1 0 0 1-1-1z" fill="currentColor" />
         </svg>
         <span>Crib Search</span>
-      </Link>
-      <Form method="get" action="/crib-search/search" role="search" className="search-bar">
+      </a>
+      <AppForm action="/crib-search/search" role="search" className="search-bar">
         <label htmlFor="site-search" className="visually-hidden">
           Search the catalogue
         </label>
@@ -26,7 +26,7 @@ export function SiteHeader({ query }: { query: string }) {
           enterKeyHint="search"
         />
         <button type="submit">Search</button>
-      </Form>
+      </AppForm>
     </header>
   );
 }

@@ -1,5 +1,6 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, Link, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
+import { AppLink } from "~/components/nav";
 import { ErrorPanel } from "~/components/error-panel";
 import { ProductImage } from "~/components/product-image";
 import { requestIdOf } from "~/lib/http.server";
@@ -68,19 +69,19 @@ export default function ProductPage() {
   return (
     <article className="product" aria-labelledby="product-title">
       <div className="page-head">
-        <Link to={p.back} className="button secondary small">
+        <AppLink to={p.back} className="button secondary small">
           ← Back
-        </Link>
+        </AppLink>
         <h1 id="product-title">
           {p.title} <span className="muted">({p.itemNumber})</span>
           {p.inactive && <span className="status-inactive"> · Inactive</span>}
         </h1>
-        <Link to={p.whereUsedHref} className="button small">
+        <AppLink to={p.whereUsedHref} className="button small">
           View Where Used
-        </Link>
-        <Link to={p.bomHref} className="button small secondary">
+        </AppLink>
+        <AppLink to={p.bomHref} className="button small secondary">
           View BOM
-        </Link>
+        </AppLink>
         <a href={p.exportHref} className="button small secondary" download>
           Export
         </a>
@@ -108,9 +109,9 @@ export default function ProductPage() {
       {(prev || next) && (
         <nav className="item-nav" aria-label="Results">
           {prev ? (
-            <Link to={prev.href} rel="prev" className="button secondary small">
+            <AppLink to={prev.href} rel="prev" className="button secondary small">
               ← Previous: {prev.itemNumber}
-            </Link>
+            </AppLink>
           ) : (
             <span />
           )}
@@ -120,9 +121,9 @@ export default function ProductPage() {
             </span>
           )}
           {next ? (
-            <Link to={next.href} rel="next" className="button secondary small">
+            <AppLink to={next.href} rel="next" className="button secondary small">
               Next: {next.itemNumber} →
-            </Link>
+            </AppLink>
           ) : (
             <span />
           )}

@@ -92,8 +92,21 @@ function facetList(config: SearchConfig) {
     });
 }
 
-export function apiSearchSchema(config: SearchConfig) {
-  return z.object({
+/** One schema per configuration: building a zod schema costs far more than running it. */
+function perConfig<T>(build: (config: SearchConfig) => T): (config: SearchConfig) => T {
+  const built = new WeakMap<SearchConfig, T>();
+  return (config) => {
+    let schema = built.get(config);
+    if (schema === undefined) {
+      schema = build(config);
+      built.set(config, schema);
+    }
+    return schema;
+  };
+}
+
+export const apiSearchSchema = perConfig((config: SearchConfig) =>
+  z.object({
     q: query,
     start: int(0, 1_000_000, 0),
     rows: int(0, 100, 20),
@@ -111,15 +124,13 @@ export function apiSearchSchema(config: SearchConfig) {
     filters: z.string().optional().transform(parseFilters),
     facets: facetList(config),
     highlight: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
-  });
-}
+  }),
+);
 
 export const ApiSuggestionsSchema = z.object({ q: z.string().max(200).default(""), limit: int(1, 50, 5) });
 
 export const ApiProductsSchema = z.object({ q: query, start: int(0, 1_000_000, 0), rows: int(1, 100, 20) });
 
-export function apiFacetsSchema(config: SearchConfig) {
-  return z.object({ q: query, fields: facetList(config) });
-}
+export const apiFacetsSchema = perConfig((config: SearchConfig) => z.object({ q: query, fields: facetList(config) }));
 
 export const ProductIdSchema = z.string().trim().min(1, "Product ID not provided").max(500, "Product ID too long");

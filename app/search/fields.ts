@@ -23,6 +23,23 @@ const TYPE_SUFFIXES = new Set([
   "ng", "ngram",
 ]);
 
+/**
+ * The rules below run for every field of every document on a page, and field names repeat from
+ * page to page, so their answers are kept per name. The cache is bounded: an index with endless
+ * dynamic field names only costs a recomputation now and then.
+ */
+function perName<T>(rule: (name: string) => T, limit = 10_000): (name: string) => T {
+  const answers = new Map<string, T>();
+  return (name) => {
+    const known = answers.get(name);
+    if (known !== undefined || answers.has(name)) return known as T;
+    if (answers.size >= limit) answers.clear();
+    const answer = rule(name);
+    answers.set(name, answer);
+    return answer;
+  };
+}
+
 /** The type suffix of an index field name (`s` for `category_s`), or null. */
 function typeSuffix(name: string): string | null {
   const at = name.lastIndexOf("_");
@@ -41,13 +58,13 @@ export function hasTypeSuffix(name: string): boolean {
 }
 
 /** `attribute_status_s` → `status`, `item_number_s` → `item_number`; a key stays as it is. */
-export function fieldKey(name: string): string {
+export const fieldKey = perName((name: string): string => {
   const base = stripSuffix(name);
   for (const prefix of TYPE_PREFIXES) {
     if (base.startsWith(prefix) && base.length > prefix.length) return base.slice(prefix.length);
   }
   return base;
-}
+});
 
 // Only the labels the unknown-field rule would not produce are needed; the whole list is kept so
 // that it reads against spec §3.
@@ -103,14 +120,14 @@ const LABELS = new Map<string, string>([
 ]);
 
 /** Accepts a key or an index field name. */
-export function fieldLabel(keyOrName: string): string {
+export const fieldLabel = perName((keyOrName: string): string => {
   const key = fieldKey(keyOrName);
   const known = LABELS.get(key);
   if (known) return known;
   const words = key.split("_").filter((w) => w !== "");
   if (words.length === 0) return keyOrName;
   return words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
-}
+});
 
 // Compared case-insensitively with the whole name: the spec names these exactly (`price_d` with
 // its suffix), and `description_t` is an item description fallback, not an internal field.
@@ -138,7 +155,7 @@ const PROVIDER_HEADER = /^x[-_](amz|goog|ms|oss)[-_]/i;
 const SIZED_VARIANT = /_(256|1024)$/;
 
 /** Internal index fields (spec §3) that the generic tables and the item page never show. */
-export function isHiddenField(name: string): boolean {
+export const isHiddenField = perName((name: string): boolean => {
   if (name === "" || name.startsWith("_")) return true;
   if (HIDDEN_NAMES.has(name.toLowerCase())) return true;
   if (PROVIDER_HEADER.test(name)) return true;
@@ -148,7 +165,7 @@ export function isHiddenField(name: string): boolean {
   // spellings that spec §3 labels (`last_modified`, `creation_date`, `record_id`) are item fields.
   const compact = base.toLowerCase().replace(/[-_.\s]/g, "");
   return STORAGE_METADATA.has(compact) && !LABELS.has(base);
-}
+});
 
 export interface VisibleField {
   /** Index field name in the document. */
@@ -309,6 +326,7 @@ export interface HighlightPart {
  * open stays marked to the end. Markers never appear in the parts.
  */
 export function splitHighlights(text: string): HighlightPart[] {
+  if (!text.includes(HL_PRE) && !text.includes(HL_POST)) return text === "" ? [] : [{ text, mark: false }];
   const parts: HighlightPart[] = [];
   let open = false;
   let buffer = "";
@@ -343,14 +361,21 @@ function configuredFacetFields(config: SearchConfig): string[] {
   return [...config.allFacetFields, ...config.facetFields.filter((f) => !config.allFacetFields.includes(f))];
 }
 
+// A configuration is never changed once built, so each one keeps its own name lookups.
+const facetResolvers = new WeakMap<SearchConfig, (keyOrName: string) => string | null>();
+
 /**
  * The configured facet field a URL names, by its key (`status`) or its full name
  * (`attribute_status_s`); null for anything else, which the URL codec ignores.
  */
 export function resolveFacetField(keyOrName: string, config: SearchConfig): string | null {
-  const fields = configuredFacetFields(config);
-  if (fields.includes(keyOrName)) return keyOrName;
-  return fields.find((field) => facetKey(field) === keyOrName) ?? null;
+  let resolve = facetResolvers.get(config);
+  if (!resolve) {
+    const fields = configuredFacetFields(config);
+    resolve = perName((name) => (fields.includes(name) ? name : fields.find((field) => facetKey(field) === name) ?? null), 1_000);
+    facetResolvers.set(config, resolve);
+  }
+  return resolve(keyOrName);
 }
 
 /**

@@ -3,7 +3,7 @@
  * configuration: rows, columns, facets and pager, each with its ready-made link. Pure, so the
  * components only render props and every link is tested here.
  */
-import type { Doc, FacetResult, FilterType, SearchRequest, SearchResponse } from "./engine";
+import { HL_POST, HL_PRE, type Doc, type FacetResult, type FilterType, type SearchRequest, type SearchResponse } from "./engine";
 import {
   fieldKey,
   fieldLabel,
@@ -11,7 +11,6 @@ import {
   isInactive,
   itemDescription,
   snippet,
-  splitHighlights,
 } from "./fields";
 import type { SearchConfig } from "./search-config";
 import {
@@ -32,11 +31,6 @@ export const MAX_WITHIN = 5;
 /** A facet with more values than this gets its own search box (spec §2). */
 export const FACET_SEARCH_THRESHOLD = 5;
 
-export interface Segment {
-  text: string;
-  mark: boolean;
-}
-
 export interface Column {
   field: string;
   label: string;
@@ -51,7 +45,8 @@ export interface ResultRow {
   whereUsedHref: string;
   inactive: boolean;
   image: string | null;
-  cells: { field: string; segments: Segment[] }[];
+  /** Cell text; highlighted runs are between the engine's HL_PRE and HL_POST markers. */
+  cells: { field: string; text: string }[];
 }
 
 export interface FacetValueView {
@@ -164,12 +159,15 @@ function pager(state: SearchState, total: number, config: SearchConfig): PagerVi
   };
 }
 
-function segmentsFor(doc: Doc, field: string, highlighting: SearchResponse["highlighting"]): Segment[] {
+const MARKERS = new RegExp(`[${HL_PRE}${HL_POST}]`, "g");
+
+/** A cell's text: the highlighted snippet when there is one, else the value with no markers. */
+function cellText(doc: Doc, field: string, highlighting: SearchResponse["highlighting"]): string {
   const marked = highlighting[doc.id]?.[field]?.[0];
   const isDescription = fieldKey(field) === "item_description";
   const raw = marked ?? (isDescription ? itemDescription(doc) ?? null : null);
-  if (raw !== null) return splitHighlights(isDescription ? snippet(raw) : raw);
-  return [{ text: formatValue(doc[field]), mark: false }];
+  if (raw !== null) return isDescription ? snippet(raw) : raw;
+  return formatValue(doc[field]).replace(MARKERS, "");
 }
 
 function resultFieldName(key: string, docs: Doc[], config: SearchConfig): string {
@@ -230,7 +228,7 @@ export function buildSearchView(input: {
       whereUsedHref: input.whereUsedHref(itemNumber, here),
       inactive: isInactive(doc),
       image: image && /^(https?:\/\/|\/)/.test(image) && !image.startsWith("//") ? image : null,
-      cells: columns.map((c) => ({ field: c.field, segments: segmentsFor(doc, c.field, response.highlighting) })),
+      cells: columns.map((c) => ({ field: c.field, text: cellText(doc, c.field, response.highlighting) })),
     };
   });
 

@@ -653,18 +653,25 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
 
   // -- HTTP --------------------------------------------------------------------------------------
 
-  /** Answer times of requests under the `fixed` fault. */
+  /** Answer times of requests under the `fixed` fault, and the answers it repeats. */
   const sendAt = new WeakMap<http.ServerResponse, number>();
+  const fixedAnswers = new Map<string, string>();
 
   const send = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     if (res.headersSent || res.destroyed) return;
     const at = sendAt.get(res);
-    if (at !== undefined && at > performance.now()) {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        send(res, status, body, headers);
-      }, at - performance.now());
-      timers.add(timer);
+    const early = at === undefined ? 0 : at - performance.now();
+    if (early > 0) {
+      // Timers fire up to a millisecond or two late; the last stretch is waited out in small steps.
+      if (early > 2) {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          send(res, status, body, headers);
+        }, early - 2);
+        timers.add(timer);
+      } else {
+        setImmediate(() => send(res, status, body, headers));
+      }
       return;
     }
     const text = typeof body === "string" ? body : JSON.stringify(body);
@@ -685,6 +692,7 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
       const parsed = validFault(value);
       if (!parsed) return send(res, 400, errorBody(400, "Not a fault: expected {kind: none|latency|status|malformed|reset|hang, …}"));
       fault = parsed;
+      fixedAnswers.clear();
       return send(res, 200, { fault });
     }
     if (path === "/__control/fault" && req.method === "GET") return send(res, 200, { fault });
@@ -765,6 +773,12 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
 
     const ctx: Context = { params: new Params(list), started: Date.now(), queryId: randomId(), app, profile };
     const answerHeaders = { "x-fusion-query-id": ctx.queryId, ...idHeaders };
+    // Under the `fixed` fault the answer time must not depend on the stand-in's own work, which
+    // would delay the requests queued behind it on its one thread: a repeated request gets the
+    // text computed the first time (its echoed query id included).
+    const answerKey = current.kind === "fixed" ? JSON.stringify([req.method, path, list]) : null;
+    const repeated = answerKey === null ? undefined : fixedAnswers.get(answerKey);
+    if (repeated !== undefined) return send(res, 200, repeated, answerHeaders);
     try {
       const body = isSuggest
         ? await suggest(ctx)
@@ -773,6 +787,10 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
           : profile === bomProfile
             ? await bom(ctx)
             : await assetBom(ctx);
+      if (answerKey !== null) {
+        if (fixedAnswers.size >= 1_000) fixedAnswers.clear();
+        fixedAnswers.set(answerKey, JSON.stringify(body));
+      }
       send(res, 200, body, answerHeaders);
     } catch (error) {
       if (error instanceof SolrSyntaxError) {

@@ -7,6 +7,7 @@ import { FusionError, MESSAGES } from "./errors";
 const DocSchema = z.looseObject({ id: z.union([z.string(), z.number()]) });
 
 const BucketSchema = z.looseObject({ val: z.union([z.string(), z.number(), z.boolean()]), count: z.number() });
+const JsonFacetSchema = z.looseObject({ buckets: z.array(BucketSchema) });
 
 export const SolrResponseSchema = z.looseObject({
   response: z.looseObject({
@@ -40,7 +41,7 @@ export function toDoc(raw: Record<string, unknown>): Doc {
 export function parseFacets(body: SolrResponse, fields: readonly string[]): FacetResult[] {
   return fields.map((field) => {
     const json = body.facets?.[field];
-    const buckets = z.looseObject({ buckets: z.array(BucketSchema) }).safeParse(json);
+    const buckets = JsonFacetSchema.safeParse(json);
     if (buckets.success) return { field, values: buckets.data.buckets.map((b) => ({ value: String(b.val), count: b.count })) };
     const flat = body.facet_counts?.facet_fields?.[field];
     if (Array.isArray(flat)) {
