@@ -5,6 +5,8 @@ export const BASE_URL = `http://127.0.0.1:${PORT}`;
 /** A second portal, configured with Fusion pointing at the stand-in. */
 export const FUSION_PORTAL_URL = `http://127.0.0.1:${PORT + 1}`;
 export const STAND_IN_URL = `http://127.0.0.1:${PORT + 90}`;
+/** The stand-in's supervisor (tests/fusion-stand-in/supervisor.ts): POST /kill, POST /start, GET /status. */
+export const STAND_IN_CONTROL_URL = `http://127.0.0.1:${PORT + 91}`;
 const FUSION_SPECS = /fusion\.spec\.ts$/;
 
 /**
@@ -61,7 +63,8 @@ export default defineConfig({
       env: { PORT: String(PORT), HOST: "127.0.0.1" },
     },
     {
-      command: `npx tsx tests/fusion-stand-in/main.ts --port ${PORT + 90} --catalog .cache/e2e/stand-in.db --items 5000`,
+      // The stand-in as a child of its supervisor, so a test can kill its process and start it again.
+      command: `npx tsx tests/fusion-stand-in/supervisor.ts --port ${PORT + 90} --control-port ${PORT + 91} --catalog .cache/e2e/stand-in.db --items 5000`,
       url: `${STAND_IN_URL}/api`,
       reuseExistingServer: !process.env.CI,
       timeout: 120_000,

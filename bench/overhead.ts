@@ -9,6 +9,7 @@
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -43,6 +44,20 @@ async function startStandIn() {
   const fault = (body: unknown) =>
     fetch(`${url}/__control/fault`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   return { url, fault, stop: () => process.kill(-child.pid!, "SIGTERM") };
+}
+
+/** A GET on a connection of its own (no keep-alive pool), answering with the body. */
+function getOnNewConnection(url: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent: false }, (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (body += chunk));
+        res.on("end", () => resolve(body));
+      })
+      .on("error", reject);
+  });
 }
 
 function load(url: string, seconds: number, connections = 10) {
@@ -101,10 +116,11 @@ try {
   await standIn.fault({ kind: "hang" });
   // Trip the breakers: each worker has its own, and three requests that wait for the 2 s timeout
   // open it. The workers take connections in turn, so three per worker reach every one of them.
-  await Promise.all(Array.from({ length: BREAKER_THRESHOLD * WORKERS }, () => fetch(page).then((r) => r.arrayBuffer())));
+  // Connections, not requests, are dealt out in turn, so each request gets a connection of its own.
+  await Promise.all(Array.from({ length: BREAKER_THRESHOLD * WORKERS }, () => getOnNewConnection(page)));
   const states: string[] = [];
   for (let i = 0; i < 2 * WORKERS; i++) {
-    const health = (await (await fetch(`${server.url}/api/health`)).json()) as { data: { engines: { primary: { breaker: { state: string } } } } };
+    const health = JSON.parse(await getOnNewConnection(`${server.url}/api/health`)) as { data: { engines: { primary: { breaker: { state: string } } } } };
     states.push(health.data.engines.primary.breaker.state);
   }
   const open = await closedLoop(page, 10, 15);

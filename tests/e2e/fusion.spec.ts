@@ -2,10 +2,13 @@
  * Search through Fusion (the stand-in), its error texts, and the fallback to the backup catalogue
  * with the circuit breaker. The portal under test runs with FUSION_TIMEOUT_MS=1500,
  * FUSION_BREAKER_THRESHOLD=2 and FUSION_BREAKER_COOLDOWN_MS=5000 (scripts/e2e-server.mjs). The
- * stand-in is shared, so these tests run one after the other (fullyParallel: false for this project).
+ * stand-in runs under its supervisor (tests/fusion-stand-in/supervisor.ts), so a test can really kill
+ * its process and start it again on the same port; faults (statuses, resets, hangs) are set through
+ * its /__control API. The stand-in is shared, so these tests run one after the other (fullyParallel:
+ * false for this project), and every test ends with the stand-in running.
  */
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { STAND_IN_URL } from "../../playwright.config";
+import { STAND_IN_CONTROL_URL, STAND_IN_URL } from "../../playwright.config";
 
 type Fault = { kind: "none" } | { kind: "status"; status: number } | { kind: "reset" } | { kind: "hang" } | { kind: "latency"; ms: number };
 
@@ -15,6 +18,13 @@ const NOTICE = "Showing results from the backup catalogue";
 async function setFault(request: APIRequestContext, fault: Fault) {
   const response = await request.post(`${STAND_IN_URL}/__control/fault`, { data: fault });
   expect(response.ok()).toBe(true);
+}
+
+/** Kills the stand-in's process (SIGKILL) or starts it again; both return once that is done. */
+async function standIn(request: APIRequestContext, action: "kill" | "start") {
+  const response = await request.post(`${STAND_IN_CONTROL_URL}/${action}`, { timeout: 70_000 });
+  expect(response.ok(), await response.text()).toBe(true);
+  expect((await response.json()).running).toBe(action === "start");
 }
 
 async function breakerState(request: APIRequestContext): Promise<{ serving: string; state: string }> {
@@ -45,9 +55,27 @@ async function search(page: Page, query: string) {
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
 }
 
+/** Searches once a second until a page comes from Fusion again (the breaker's trial succeeded). */
+async function untilFusionAnswers(page: Page) {
+  await expect
+    .poll(
+      async () => {
+        await search(page, "pump");
+        return page.getByText(NOTICE).count();
+      },
+      { timeout: 15_000, intervals: [1000] },
+    )
+    .toBe(0);
+}
+
 test.beforeEach(async ({ request }) => {
   await healthy(request);
   await request.delete(`${STAND_IN_URL}/__control/requests`);
+});
+
+// A test that killed the stand-in (and failed before starting it) must not take the next ones down.
+test.afterEach(async ({ request }) => {
+  await standIn(request, "start");
 });
 
 test.afterAll(async ({ request }) => {
@@ -102,26 +130,33 @@ for (const [status, text] of [
   });
 }
 
-test("when Fusion drops connections the backup catalogue answers with a notice, and Fusion takes over again", async ({ page, request }) => {
-  await setFault(request, { kind: "reset" });
+test("when the stand-in's process is killed the backup catalogue answers with a notice, and Fusion takes over again", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  await standIn(request, "kill");
+  await expect(request.get(`${STAND_IN_URL}/api`)).rejects.toThrow(/ECONNREFUSED/);
   await search(page, "pump");
   await expect(page.getByText(NOTICE)).toBeVisible();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^\d+ results for "pump"$/);
   await search(page, "valve");
   await expect(page.getByText(NOTICE)).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^\d+ results for "valve"$/);
   expect(await breakerState(request)).toEqual({ serving: "embedded", state: "open" });
 
-  // Fusion comes back: after the cool-down one trial request closes the breaker by itself.
+  // The stand-in is started again: after the cool-down one trial request closes the breaker by itself.
+  await standIn(request, "start");
+  await untilFusionAnswers(page);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^\d+ results for "pump"$/);
+  expect(await breakerState(request)).toEqual({ serving: "fusion", state: "closed" });
+});
+
+test("when Fusion resets connections the backup catalogue answers with a notice, and Fusion answers again", async ({ page, request }) => {
+  await setFault(request, { kind: "reset" });
+  await search(page, "pump");
+  await expect(page.getByText(NOTICE)).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^\d+ results for "pump"$/);
+
   await setFault(request, { kind: "none" });
-  await expect
-    .poll(
-      async () => {
-        await search(page, "pump");
-        return page.getByText(NOTICE).count();
-      },
-      { timeout: 15_000, intervals: [1000] },
-    )
-    .toBe(0);
+  await untilFusionAnswers(page);
   expect(await breakerState(request)).toEqual({ serving: "fusion", state: "closed" });
 });
 

@@ -1,0 +1,137 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildSampleCatalog } from "../../app/search/engines/embedded/catalog-build.server";
+
+// Real processes on a shared 2-core machine: generous limits, no timing assertions.
+const STARTUP_MS = 120_000;
+const STEP_MS = 60_000;
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fusion-supervisor-"));
+const catalogPath = path.join(dir, "catalog.db");
+let supervisor: ChildProcess;
+let output = "";
+let standInUrl: string;
+let controlUrl: string;
+/** Every stand-in pid seen, so afterAll can make sure none is left behind. */
+const pids = new Set<number>();
+
+/** A port nothing listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function control(method: "GET" | "POST", endpoint: string): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${controlUrl}${endpoint}`, { method });
+  const body = await response.json();
+  if (typeof body?.pid === "number") pids.add(body.pid);
+  return { status: response.status, body };
+}
+
+/** What a request to the stand-in's port ends in: "ok" or the connection error's code. */
+async function standIn(): Promise<string> {
+  try {
+    const response = await fetch(`${standInUrl}/api`, { signal: AbortSignal.timeout(5000) });
+    return response.ok ? "ok" : `HTTP ${response.status}`;
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause;
+    return cause?.code ?? String(error);
+  }
+}
+
+beforeAll(async () => {
+  buildSampleCatalog(catalogPath, { items: 300 });
+  const [port, controlPort] = [await freePort(), await freePort()];
+  standInUrl = `http://127.0.0.1:${port}`;
+  controlUrl = `http://127.0.0.1:${controlPort}`;
+  // Node itself with tsx's loader, so the pid is the supervisor's and signals reach it directly.
+  supervisor = spawn(
+    process.execPath,
+    ["--import", "tsx", "tests/fusion-stand-in/supervisor.ts", "--port", String(port), "--control-port", String(controlPort), "--catalog", catalogPath],
+    { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  supervisor.stdout!.on("data", (chunk: Buffer) => (output += chunk));
+  supervisor.stderr!.on("data", (chunk: Buffer) => (output += chunk));
+  const deadline = Date.now() + STARTUP_MS;
+  while ((await standIn()) !== "ok") {
+    if (supervisor.exitCode !== null || Date.now() > deadline) throw new Error(`The supervisor did not start the stand-in:\n${output}`);
+    await sleep(200);
+  }
+}, STARTUP_MS + 10_000);
+
+afterAll(async () => {
+  if (supervisor && supervisor.exitCode === null && supervisor.signalCode === null) supervisor.kill("SIGKILL");
+  for (const pid of pids) if (processExists(pid)) process.kill(pid, "SIGKILL");
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("stand-in supervisor", () => {
+  it("reports the running stand-in", async () => {
+    const { status, body } = await control("GET", "/status");
+    expect(status).toBe(200);
+    expect(body).toEqual({ running: true, pid: expect.any(Number) });
+    expect(processExists(body.pid)).toBe(true);
+    expect((await control("GET", "/nowhere")).status).toBe(404);
+    expect((await control("GET", "/kill")).status).toBe(405);
+  });
+
+  it(
+    "kill ends the stand-in's process and its port refuses connections; killing again is fine",
+    async () => {
+      const { pid } = (await control("GET", "/status")).body;
+      expect(await control("POST", "/kill")).toEqual({ status: 200, body: { running: false } });
+      expect(processExists(pid)).toBe(false);
+      expect(await standIn()).toBe("ECONNREFUSED");
+      expect((await control("GET", "/status")).body).toEqual({ running: false, pid: null });
+      expect(await control("POST", "/kill")).toEqual({ status: 200, body: { running: false } });
+    },
+    STEP_MS,
+  );
+
+  it(
+    "start brings a new stand-in up on the same port; starting again keeps it",
+    async () => {
+      const started = await control("POST", "/start");
+      expect(started).toEqual({ status: 200, body: { running: true, pid: expect.any(Number) } });
+      expect(await standIn()).toBe("ok");
+      expect(await control("POST", "/start")).toEqual(started);
+      expect((await control("GET", "/status")).body).toEqual(started.body);
+    },
+    STEP_MS,
+  );
+
+  it(
+    "SIGTERM ends the supervisor and leaves no stand-in behind",
+    async () => {
+      const { pid } = (await control("GET", "/status")).body;
+      const exited = new Promise<number | null>((resolve) => supervisor.once("exit", (code) => resolve(code)));
+      supervisor.kill("SIGTERM");
+      expect(await exited).toBe(0);
+      expect(processExists(pid)).toBe(false);
+      expect(await standIn()).toBe("ECONNREFUSED");
+    },
+    STEP_MS,
+  );
+});
