@@ -94,33 +94,29 @@ function FacetGroup({ facet, hidden }: { facet: FacetView; hidden: [string, stri
           <ul className="facet-values">
             {shown.map((v) => (
               <li key={v.value} className={v.selected ? `is-${v.selected}` : undefined}>
-                <span className="facet-value">
-                  <span className="facet-name">{v.value}</span>
-                  <span className="count" aria-label={`${v.count} items`}>
-                    {v.count}
-                  </span>
-                  {v.selected && <span className="visually-hidden">({v.selected === "include" ? "included" : "excluded"})</span>}
+                <span className="facet-name">{v.value}</span>
+                <span className="count" aria-label={`${v.count} items`}>
+                  {v.count}
                 </span>
-                <span className="facet-actions">
-                  <AppLink
-                    discover={false}
-                    to={v.includeHref}
-                    className={`facet-toggle include${v.selected === "include" ? " on" : ""}`}
-                    aria-label={`${v.selected === "include" ? "Stop including" : "Include"} ${facet.label}: ${v.value}`}
-                    title={v.selected === "include" ? "Remove this filter" : "Only show this value"}
-                  >
-                    +
-                  </AppLink>
-                  <AppLink
-                    discover={false}
-                    to={v.excludeHref}
-                    className={`facet-toggle exclude${v.selected === "exclude" ? " on" : ""}`}
-                    aria-label={`${v.selected === "exclude" ? "Stop excluding" : "Exclude"} ${facet.label}: ${v.value}`}
-                    title={v.selected === "exclude" ? "Remove this filter" : "Hide this value"}
-                  >
-                    −
-                  </AppLink>
-                </span>
+                {v.selected && <span className="visually-hidden">{v.selected === "include" ? "(included)" : "(excluded)"}</span>}
+                <AppLink
+                  discover={false}
+                  to={v.includeHref}
+                  className={`facet-toggle include${v.selected === "include" ? " on" : ""}`}
+                  aria-label={`${v.selected === "include" ? "Stop including" : "Include"} ${facet.label}: ${v.value}`}
+                  title={v.selected === "include" ? "Remove this filter" : "Only show this value"}
+                >
+                  +
+                </AppLink>
+                <AppLink
+                  discover={false}
+                  to={v.excludeHref}
+                  className={`facet-toggle exclude${v.selected === "exclude" ? " on" : ""}`}
+                  aria-label={`${v.selected === "exclude" ? "Stop excluding" : "Exclude"} ${facet.label}: ${v.value}`}
+                  title={v.selected === "exclude" ? "Remove this filter" : "Hide this value"}
+                >
+                  −
+                </AppLink>
               </li>
             ))}
           </ul>

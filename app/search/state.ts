@@ -136,7 +136,8 @@ function cleanFilter(filter: Filter): Filter | null {
  */
 function mergeFilters(base: readonly Filter[], added: Iterable<Filter>): Filter[] {
   const byTarget = new Map<string, Filter>();
-  const target = (f: Filter) => JSON.stringify([f.field, f.value]);
+  // Field names never hold a NUL, so the first one ends the field.
+  const target = (f: Filter) => `${f.field}\u0000${f.value}`;
   for (const filter of [...base, ...added]) {
     const key = target(filter);
     if (byTarget.get(key)?.type === filter.type) continue;
