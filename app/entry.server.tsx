@@ -5,6 +5,7 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { startUp } from "./start-up.server";
+import { inTurn } from "./lib/in-turn.server";
 import { setSecurityHeaders } from "./lib/security-headers.server";
 
 startUp();
@@ -41,21 +42,6 @@ class Coalescing extends Transform {
   }
 }
 
-/**
- * Pages are rendered one after the other. Rendering is CPU work on the one thread, so rendering
- * several pages at once finishes none of them sooner: interleaved, a burst of ten requests all end
- * as late as the last one would. In turn, the first ends after one render time, the second after
- * two, and the order is that of arrival.
- */
-let previousRender: Promise<void> = Promise.resolve();
-
-function inTurn<T>(render: (done: () => void) => Promise<T>): Promise<T> {
-  const before = previousRender;
-  let done!: () => void;
-  previousRender = new Promise<void>((resolve) => (done = resolve));
-  return before.then(() => render(done));
-}
-
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -64,6 +50,7 @@ export default function handleRequest(
 ) {
   // Crawlers and no-JavaScript clients get the whole document at once; browsers get it streamed.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");
+  // One render at a time, in the order the pages were asked for (lib/in-turn.server.ts).
   return inTurn(
     (done) =>
       new Promise<Response>((resolve, reject) => {
