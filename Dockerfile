@@ -14,7 +14,9 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public
 COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/scripts/serve.mjs /app/scripts/workers.mjs ./scripts/
 VOLUME /data
 EXPOSE 3000
 USER node
-CMD ["node", "node_modules/@remix-run/serve/dist/cli.js", "build/index.js"]
+# One worker per CPU the process may run on; set WEB_CONCURRENCY when the container has a CPU quota.
+CMD ["node", "scripts/serve.mjs", "build/index.js"]
