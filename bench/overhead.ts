@@ -115,13 +115,16 @@ try {
 
   await standIn.fault({ kind: "hang" });
   // Trip the breakers: each worker has its own, and three requests that wait for the 2 s timeout
-  // open it. The workers take connections in turn, so three per worker reach every one of them.
-  // Connections, not requests, are dealt out in turn, so each request gets a connection of its own.
-  await Promise.all(Array.from({ length: BREAKER_THRESHOLD * WORKERS }, () => getOnNewConnection(page)));
-  const states: string[] = [];
-  for (let i = 0; i < 2 * WORKERS; i++) {
-    const health = JSON.parse(await getOnNewConnection(`${server.url}/api/health`)) as { data: { engines: { primary: { breaker: { state: string } } } } };
-    states.push(health.data.engines.primary.breaker.state);
+  // open it. Connections, not requests, are dealt out to the workers, and not strictly in turn, so
+  // each request gets a connection of its own and rounds go on until every health answer says open.
+  let states: string[] = [];
+  for (let round = 0; round < 5 && !(states.length > 0 && states.every((s) => s === "open")); round++) {
+    await Promise.all(Array.from({ length: BREAKER_THRESHOLD * WORKERS }, () => getOnNewConnection(page)));
+    states = [];
+    for (let i = 0; i < 4 * WORKERS; i++) {
+      const health = JSON.parse(await getOnNewConnection(`${server.url}/api/health`)) as { data: { engines: { primary: { breaker: { state: string } } } } };
+      states.push(health.data.engines.primary.breaker.state);
+    }
   }
   const open = await closedLoop(page, 10, 15);
 
@@ -141,7 +144,8 @@ try {
     ]),
   );
   console.log(`\nthe same with 1 connection (no queueing): p50 ${single.latency.p50} ms, p99 ${single.latency.p99} ms, overhead p50 ${single.latency.p50 - LATENCY_MS} ms, p99 ${single.latency.p99 - LATENCY_MS} ms`);
-  console.log(`\nFusion hanging, breakers ${states.join(", ")} (${states.length} health answers): fallback page, 10 concurrent clients for 15 s:`);
+  const opened = states.filter((s) => s === "open").length;
+  console.log(`\nFusion hanging, breaker open in ${opened} of ${states.length} health answers: fallback page, 10 concurrent clients for 15 s:`);
   console.log(table([["requests", "errors", "p50", "p95", "max"], [open.count, open.errors, `${open.p50.toFixed(1)} ms`, `${open.p95.toFixed(1)} ms`, `${open.max.toFixed(1)} ms`]]));
   fs.writeFileSync(
     path.join(OUT, "overhead.json"),
