@@ -64,6 +64,27 @@ test.describe("with JavaScript", () => {
     expect(await marker(page)).toBe(1);
   });
 
+  test("a result opens without reloading; Ctrl-click opens it in a new tab and leaves the search as it was", async ({ page, context }, testInfo) => {
+    await openSearch(page, testInfo, searchUrl({ q: "pump" }));
+    await setMarker(page);
+    const first = page.locator("a.row-link").first();
+    const href = (await first.getAttribute("href"))!;
+
+    const opened = context.waitForEvent("page");
+    await first.click({ modifiers: ["Control"] });
+    const tab = await opened;
+    await tab.waitForLoadState();
+    expect(new URL(tab.url()).pathname).toBe(new URL(href, page.url()).pathname);
+    await tab.close();
+    expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe(searchUrl({ q: "pump" }));
+    expect(await marker(page)).toBe(1);
+
+    await first.click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe(new URL(href, page.url()).pathname);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    expect(await marker(page)).toBe(1);
+  });
+
   test("after a client-side search the results heading has focus", async ({ page }, testInfo) => {
     await openSearch(page, testInfo, searchUrl({ q: "pump" }));
     // Not on the first load: the user starts at the top of the page.
