@@ -53,7 +53,18 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
  * FusionError carrying the spec's text; nothing of the raw engine error reaches the caller.
  */
 export async function fusionGet(url: string, options: FusionHttpOptions): Promise<FusionHttpResponse> {
-  const timeout = AbortSignal.timeout(options.timeoutMs);
+  // A timer of our own rather than AbortSignal.timeout: it is cleared as soon as the answer is in,
+  // instead of living on for the whole timeout (30 s by default) after every request.
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(new DOMException("The operation timed out.", "TimeoutError")), options.timeoutMs);
+  try {
+    return await fetchJson(url, options, timeout.signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function fetchJson(url: string, options: FusionHttpOptions, timeout: AbortSignal): Promise<FusionHttpResponse> {
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
   const headers: Record<string, string> = {
     Accept: "application/json",
