@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { perObject } from "~/lib/memo";
 import type { Filter, Sort } from "./engine";
 import { ITEM_COLUMNS } from "./engines/embedded/schema";
 import { fieldKey } from "./fields";
@@ -92,20 +93,8 @@ function facetList(config: SearchConfig) {
     });
 }
 
-/** One schema per configuration: building a zod schema costs far more than running it. */
-function perConfig<T>(build: (config: SearchConfig) => T): (config: SearchConfig) => T {
-  const built = new WeakMap<SearchConfig, T>();
-  return (config) => {
-    let schema = built.get(config);
-    if (schema === undefined) {
-      schema = build(config);
-      built.set(config, schema);
-    }
-    return schema;
-  };
-}
-
-export const apiSearchSchema = perConfig((config: SearchConfig) =>
+// One schema per configuration: building a zod schema costs far more than running it.
+export const apiSearchSchema = perObject((config: SearchConfig) =>
   z.object({
     q: query,
     start: int(0, 1_000_000, 0),
@@ -131,6 +120,6 @@ export const ApiSuggestionsSchema = z.object({ q: z.string().max(200).default(""
 
 export const ApiProductsSchema = z.object({ q: query, start: int(0, 1_000_000, 0), rows: int(1, 100, 20) });
 
-export const apiFacetsSchema = perConfig((config: SearchConfig) => z.object({ q: query, fields: facetList(config) }));
+export const apiFacetsSchema = perObject((config: SearchConfig) => z.object({ q: query, fields: facetList(config) }));
 
 export const ProductIdSchema = z.string().trim().min(1, "Product ID not provided").max(500, "Product ID too long");

@@ -1,4 +1,5 @@
 import { HL_POST, HL_PRE } from "./engine";
+import { perName, perObject } from "~/lib/memo";
 import type { SearchConfig } from "./search-config";
 
 /**
@@ -23,23 +24,6 @@ const TYPE_SUFFIXES = new Set([
   "ng", "ngram",
 ]);
 
-/**
- * The rules below run for every field of every document on a page, and field names repeat from
- * page to page, so their answers are kept per name. The cache is bounded: an index with endless
- * dynamic field names only costs a recomputation now and then.
- */
-function perName<T>(rule: (name: string) => T, limit = 10_000): (name: string) => T {
-  const answers = new Map<string, T>();
-  return (name) => {
-    const known = answers.get(name);
-    if (known !== undefined || answers.has(name)) return known as T;
-    if (answers.size >= limit) answers.clear();
-    const answer = rule(name);
-    answers.set(name, answer);
-    return answer;
-  };
-}
-
 /** The type suffix of an index field name (`s` for `category_s`), or null. */
 function typeSuffix(name: string): string | null {
   const at = name.lastIndexOf("_");
@@ -56,6 +40,9 @@ function stripSuffix(name: string): string {
 export function hasTypeSuffix(name: string): boolean {
   return typeSuffix(name) !== null;
 }
+
+// The field-name rules below run for every field of every document on a page: answers are kept
+// per name.
 
 /** `attribute_status_s` → `status`, `item_number_s` → `item_number`; a key stays as it is. */
 export const fieldKey = perName((name: string): string => {
@@ -357,25 +344,23 @@ export function facetKey(fieldName: string): string {
   return fieldKey(fieldName);
 }
 
-function configuredFacetFields(config: SearchConfig): string[] {
-  return [...config.allFacetFields, ...config.facetFields.filter((f) => !config.allFacetFields.includes(f))];
-}
+// A configuration is never changed once built, so each one keeps its facet fields and name look-ups.
+const configuredFacetFields = perObject((config: SearchConfig): string[] => [
+  ...config.allFacetFields,
+  ...config.facetFields.filter((f) => !config.allFacetFields.includes(f)),
+]);
 
-// A configuration is never changed once built, so each one keeps its own name lookups.
-const facetResolvers = new WeakMap<SearchConfig, (keyOrName: string) => string | null>();
+const facetResolver = perObject((config: SearchConfig) => {
+  const fields = configuredFacetFields(config);
+  return perName((name) => (fields.includes(name) ? name : fields.find((field) => facetKey(field) === name) ?? null), 1_000);
+});
 
 /**
  * The configured facet field a URL names, by its key (`status`) or its full name
  * (`attribute_status_s`); null for anything else, which the URL codec ignores.
  */
 export function resolveFacetField(keyOrName: string, config: SearchConfig): string | null {
-  let resolve = facetResolvers.get(config);
-  if (!resolve) {
-    const fields = configuredFacetFields(config);
-    resolve = perName((name) => (fields.includes(name) ? name : fields.find((field) => facetKey(field) === name) ?? null), 1_000);
-    facetResolvers.set(config, resolve);
-  }
-  return resolve(keyOrName);
+  return facetResolver(config)(keyOrName);
 }
 
 /**

@@ -15,10 +15,7 @@ async function seriousViolations(page: Page) {
 }
 
 test.describe("accessibility", () => {
-  test.skip(
-    ({ javaScriptEnabled }) => !javaScriptEnabled,
-    "@axe-core/playwright runs axe inside the page and hangs when JavaScript is disabled",
-  );
+  test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "@axe-core/playwright runs axe inside the page and hangs when JavaScript is disabled");
 
   test("the home page has no serious or critical axe violations", async ({ page }, testInfo) => {
     await openSearch(page, testInfo, HOME_PATH);
