@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import http from "node:http";
+import https from "node:https";
 import { FusionError, httpError, MESSAGES, transportError } from "./errors";
 
 export interface FusionHttpOptions {
@@ -27,28 +29,6 @@ function errorMessage(text: string, statusText: string): string {
 }
 
 /**
- * Settles with `promise`, or rejects as soon as `signal` aborts: a body that stalls after the
- * headers must not outlive the timeout, whatever the HTTP client does with the signal.
- */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
-/**
  * One GET to Fusion with the API key, an X-Request-ID, and a hard timeout. Every failure becomes a
  * FusionError carrying the spec's text; nothing of the raw engine error reaches the caller.
  */
@@ -58,36 +38,54 @@ export async function fusionGet(url: string, options: FusionHttpOptions): Promis
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(new DOMException("The operation timed out.", "TimeoutError")), options.timeoutMs);
   try {
-    return await fetchJson(url, options, timeout.signal);
+    return await getJson(url, options, timeout.signal);
   } finally {
     clearTimeout(timer);
   }
 }
 
-async function fetchJson(url: string, options: FusionHttpOptions, timeout: AbortSignal): Promise<FusionHttpResponse> {
+/**
+ * The request itself, over Node's own HTTP client: the answer is read as bytes and parsed once,
+ * without the web streams that `fetch` builds for every response. The global agents keep
+ * connections alive (and drop them before the server's announced keep-alive timeout). Aborting
+ * `signal` destroys the request, and with it a body that stalls after the headers.
+ */
+function getJson(url: string, options: FusionHttpOptions, timeout: AbortSignal): Promise<FusionHttpResponse> {
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
   const headers: Record<string, string> = {
     Accept: "application/json",
     "X-Request-ID": options.requestId ?? randomUUID(),
   };
   if (options.apiKey) headers["x-api-key"] = options.apiKey;
-  let response: Response;
-  try {
-    response = await fetch(url, { headers, signal });
-  } catch (error) {
-    throw transportError(error, timeout.aborted);
-  }
-  let text: string;
-  try {
-    text = await untilAborted(response.text(), signal);
-  } catch (error) {
-    void response.body?.cancel().catch(() => undefined);
-    throw transportError(error, timeout.aborted);
-  }
-  if (!response.ok) throw httpError(response.status, errorMessage(text, response.statusText), response.statusText);
-  try {
-    return { body: JSON.parse(text) as unknown, headers: response.headers };
-  } catch {
-    throw new FusionError("malformed", MESSAGES.failed);
-  }
+  return new Promise<FusionHttpResponse>((resolve, reject) => {
+    const fail = (error: unknown) => reject(transportError(error, timeout.aborted));
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch (error) {
+      return fail(error);
+    }
+    const get = target.protocol === "https:" ? https.get : http.get;
+    const request = get(target, { headers, signal }, (response) => {
+      const parts: Buffer[] = [];
+      response.on("data", (part: Buffer) => parts.push(part));
+      response.on("error", fail);
+      response.on("end", () => {
+        const text = Buffer.concat(parts).toString("utf8");
+        const status = response.statusCode ?? 0;
+        const statusText = response.statusMessage ?? "";
+        if (status < 200 || status > 299) return reject(httpError(status, errorMessage(text, statusText), statusText));
+        const answerHeaders = new Headers();
+        for (const [name, value] of Object.entries(response.headers)) {
+          if (typeof value === "string") answerHeaders.set(name, value);
+        }
+        try {
+          resolve({ body: JSON.parse(text) as unknown, headers: answerHeaders });
+        } catch {
+          reject(new FusionError("malformed", MESSAGES.failed));
+        }
+      });
+    });
+    request.on("error", fail);
+  });
 }
