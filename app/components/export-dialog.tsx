@@ -76,7 +76,7 @@ export function ExportDialog({ dialog }: { dialog: Jsonified<ExportDialogView> }
             >
               Continue Export
             </a>
-            <AppLink discover={false} className="button secondary" to={dialog.cancelHref} preventScrollReset replace>
+            <AppLink className="button secondary" to={dialog.cancelHref} preventScrollReset replace>
               Cancel
             </AppLink>
           </p>
@@ -215,7 +215,7 @@ export function ExportDialog({ dialog }: { dialog: Jsonified<ExportDialogView> }
           </section>
         )}
         <p className="actions dialog-actions">
-          <AppLink discover={false} className="button secondary" to={dialog.cancelHref} preventScrollReset replace>
+          <AppLink className="button secondary" to={dialog.cancelHref} preventScrollReset replace>
             Cancel
           </AppLink>
           <button type="submit" disabled={exportDisabled}>

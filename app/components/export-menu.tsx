@@ -14,12 +14,12 @@ export function ExportMenu({ menu }: { menu: ExportMenuView }) {
       <summary className="button small secondary">Export</summary>
       <ul>
         <li>
-          <AppLink discover={false} to={menu.allHref} preventScrollReset>
+          <AppLink to={menu.allHref} preventScrollReset>
             Export all results ({menu.total})
           </AppLink>
         </li>
         <li>
-          <AppLink discover={false} to={menu.pageHref} preventScrollReset>
+          <AppLink to={menu.pageHref} preventScrollReset>
             Export shown results ({menu.shown})
           </AppLink>
         </li>

@@ -20,7 +20,7 @@ export function FacetPanel({ facets, selected, clearHref, hidden }: FacetPanelPr
           <div className="selected-head">
             <h3 id="selected-title">Selected Filters:</h3>
             {clearHref && (
-              <AppLink discover={false} to={clearHref} className="text-button">
+              <AppLink to={clearHref} className="text-button">
                 Clear All
               </AppLink>
             )}
@@ -31,7 +31,7 @@ export function FacetPanel({ facets, selected, clearHref, hidden }: FacetPanelPr
                 <span>
                   {f.label} {f.type === "include" ? "is" : "is not"} <strong>{f.value}</strong>
                 </span>
-                <AppLink discover={false} to={f.removeHref} aria-label={`Remove filter: ${f.label} ${f.type === "include" ? "is" : "is not"} ${f.value}`}>
+                <AppLink to={f.removeHref} aria-label={`Remove filter: ${f.label} ${f.type === "include" ? "is" : "is not"} ${f.value}`}>
                   ×
                 </AppLink>
               </li>
@@ -100,7 +100,6 @@ function FacetGroup({ facet, hidden }: { facet: FacetView; hidden: [string, stri
                 </span>
                 {v.selected && <span className="visually-hidden">{v.selected === "include" ? "(included)" : "(excluded)"}</span>}
                 <AppLink
-                  discover={false}
                   to={v.includeHref}
                   className={`facet-toggle include${v.selected === "include" ? " on" : ""}`}
                   aria-label={`${v.selected === "include" ? "Stop including" : "Include"} ${facet.label}: ${v.value}`}
@@ -109,7 +108,6 @@ function FacetGroup({ facet, hidden }: { facet: FacetView; hidden: [string, stri
                   +
                 </AppLink>
                 <AppLink
-                  discover={false}
                   to={v.excludeHref}
                   className={`facet-toggle exclude${v.selected === "exclude" ? " on" : ""}`}
                   aria-label={`${v.selected === "exclude" ? "Stop excluding" : "Exclude"} ${facet.label}: ${v.value}`}

@@ -6,8 +6,8 @@
  * share of the server's time per page. These render the same markup with no hooks: without
  * JavaScript they are ordinary links and forms, and with it `useDocumentNavigation` (mounted once in
  * the root) turns their clicks and submissions into client-side navigations, as <Link> and <Form>
- * would. Targets are absolute paths, so there is nothing to resolve. `data-discover` lets Remix
- * fetch the routes links lead to ahead of time, as it does for its own links.
+ * would. Targets are absolute paths, so there is nothing to resolve, and every route is in the
+ * manifest the client loads at start (remix.config.js leaves lazy route discovery off).
  */
 import { useNavigate, useSubmit } from "@remix-run/react";
 import { useEffect, type AnchorHTMLAttributes, type FormHTMLAttributes } from "react";
@@ -18,17 +18,14 @@ interface AppLinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "hr
   preventScrollReset?: boolean;
   /** Replace the current history entry instead of adding one. */
   replace?: boolean;
-  /** Let Remix load the target's route ahead of time; pointless for links to the page's own route. */
-  discover?: boolean;
 }
 
-export function AppLink({ to, preventScrollReset, replace, discover = true, ...rest }: AppLinkProps) {
+export function AppLink({ to, preventScrollReset, replace, ...rest }: AppLinkProps) {
   return (
     <a
       {...rest}
       href={to}
       data-nav=""
-      data-discover={discover ? "true" : undefined}
       data-keep-scroll={preventScrollReset ? "" : undefined}
       data-replace={replace ? "" : undefined}
     />

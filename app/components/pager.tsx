@@ -72,7 +72,6 @@ export function PageList({ pager, name, section, ends = false }: { pager: PagerV
           ) : (
             <li key={link.page}>
               <AppLink
-                discover={false}
                 to={link.href}
                 preventScrollReset={keep}
                 aria-current={link.current ? "page" : undefined}
@@ -94,7 +93,7 @@ function PageStep({ href, label, text, keepScroll }: { href: string | null; labe
   return (
     <li>
       {href ? (
-        <AppLink discover={false} to={href} aria-label={label} preventScrollReset={keepScroll}>
+        <AppLink to={href} aria-label={label} preventScrollReset={keepScroll}>
           {text}
         </AppLink>
       ) : (

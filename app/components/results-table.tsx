@@ -29,7 +29,7 @@ export function ResultsTable({ columns, rows }: { columns: Column[]; rows: Resul
                 aria-sort={c.sorted === "asc" ? "ascending" : c.sorted === "desc" ? "descending" : undefined}
               >
                 {c.sortHref ? (
-                  <AppLink discover={false} to={c.sortHref} className="sort-link" preventScrollReset>
+                  <AppLink to={c.sortHref} className="sort-link" preventScrollReset>
                     {c.label}
                     <SortIndicator sorted={c.sorted} />
                   </AppLink>

@@ -64,7 +64,7 @@ export function SearchPage({ view, error, degraded, emptyCatalog, recentSearches
             <ul>
               {recentSearches.map((r) => (
                 <li key={r.query}>
-                  <AppLink discover={false} to={r.href}>{r.query}</AppLink>
+                  <AppLink to={r.href}>{r.query}</AppLink>
                 </li>
               ))}
             </ul>
@@ -93,7 +93,7 @@ export function SearchPage({ view, error, degraded, emptyCatalog, recentSearches
         </h1>
         {didYouMean && (
           <p className="did-you-mean">
-            Did you mean <AppLink discover={false} to={didYouMean.href}>{didYouMean.query}</AppLink>?
+            Did you mean <AppLink to={didYouMean.href}>{didYouMean.query}</AppLink>?
           </p>
         )}
         <p className="visually-hidden" aria-live="polite" role="status">
@@ -116,7 +116,7 @@ export function SearchPage({ view, error, degraded, emptyCatalog, recentSearches
                 <p>No data found. Please try adjusting your search criteria</p>
                 {view.selected.length > 0 && view.clearFiltersHref && (
                   <p>
-                    <AppLink discover={false} to={view.clearFiltersHref}>Clear all filters</AppLink>
+                    <AppLink to={view.clearFiltersHref}>Clear all filters</AppLink>
                   </p>
                 )}
               </div>

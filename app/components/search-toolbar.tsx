@@ -44,14 +44,14 @@ export function SearchWithin({ terms, clearHref, disabledReason, hidden, action 
           {terms.map((t) => (
             <li key={t.term} className="chip">
               <span>{t.term}</span>
-              <AppLink discover={false} to={t.removeHref} aria-label={`Remove search-within term ${t.term}`}>
+              <AppLink to={t.removeHref} aria-label={`Remove search-within term ${t.term}`}>
                 ×
               </AppLink>
             </li>
           ))}
           {clearHref && (
             <li>
-              <AppLink discover={false} to={clearHref} className="text-button">
+              <AppLink to={clearHref} className="text-button">
                 Clear all
               </AppLink>
             </li>
