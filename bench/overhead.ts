@@ -7,7 +7,6 @@
  * search page (answered from the embedded catalogue) is measured with 10 concurrent clients.
  * The stand-in runs in its own process so that it does not share an event loop with the load.
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -15,7 +14,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { buildSampleCatalog } from "../app/search/engines/embedded/catalog-build.server";
 import { percentile, table } from "./lib";
-import { buildApp, freePort, startServer } from "./server";
+import { buildApp, startServer, startStandIn } from "./server";
 
 const OUT = path.resolve("bench/out");
 const CATALOG = path.join(OUT, "catalog-5000.db");
@@ -24,27 +23,6 @@ const BREAKER_THRESHOLD = 3;
 /** Server worker processes (scripts/serve.mjs): one per core unless WEB_CONCURRENCY says otherwise. */
 const WORKERS = Number(process.env.WEB_CONCURRENCY ?? os.availableParallelism());
 const PAGE = "/crib-search/search?q=pump&f=org_code:LOU";
-
-async function startStandIn() {
-  const port = await freePort();
-  const child = spawn("npx", ["tsx", "tests/fusion-stand-in/main.ts", "--port", String(port), "--catalog", CATALOG], {
-    stdio: ["ignore", "ignore", "inherit"],
-    detached: true,
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${url}/api`)).ok) break;
-    } catch {
-      // starting
-    }
-    if (i > 300) throw new Error("stand-in did not start");
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  const fault = (body: unknown) =>
-    fetch(`${url}/__control/fault`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  return { url, fault, stop: () => process.kill(-child.pid!, "SIGTERM") };
-}
 
 /** A GET on a connection of its own (no keep-alive pool), answering with the body. */
 function getOnNewConnection(url: string): Promise<string> {
@@ -92,7 +70,7 @@ async function closedLoop(url: string, clients: number, seconds: number) {
 fs.mkdirSync(OUT, { recursive: true });
 if (!fs.existsSync(CATALOG)) buildSampleCatalog(CATALOG, { items: 5000 });
 buildApp();
-const standIn = await startStandIn();
+const standIn = await startStandIn(CATALOG);
 const server = await startServer({
   CATALOG_DB: CATALOG,
   FUSION_URL: standIn.url,

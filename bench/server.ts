@@ -62,3 +62,32 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
       }),
   };
 }
+
+export interface RunningStandIn {
+  url: string;
+  /** Sets the stand-in's fault (`{ kind: "fixed", ms: 100 }`, `{ kind: "hang" }`, …). */
+  fault(body: unknown): Promise<Response>;
+  stop(): void;
+}
+
+/** The Fusion stand-in over `catalog`, in a process of its own so that it shares no event loop with the load. */
+export async function startStandIn(catalog: string): Promise<RunningStandIn> {
+  const port = await freePort();
+  const child = spawn("npx", ["tsx", "tests/fusion-stand-in/main.ts", "--port", String(port), "--catalog", catalog], {
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${url}/api`)).ok) break;
+    } catch {
+      // starting
+    }
+    if (i > 300) throw new Error("stand-in did not start");
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const fault = (body: unknown) =>
+    fetch(`${url}/__control/fault`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  return { url, fault, stop: () => process.kill(-child.pid!, "SIGTERM") };
+}
