@@ -22,7 +22,7 @@ if (process.env.E2E_FUSION_URL) {
     FUSION_TIMEOUT_MS: process.env.FUSION_TIMEOUT_MS ?? "1500",
     FUSION_BREAKER_THRESHOLD: process.env.FUSION_BREAKER_THRESHOLD ?? "2",
     FUSION_BREAKER_COOLDOWN_MS: process.env.FUSION_BREAKER_COOLDOWN_MS ?? "5000",
-    // The breaker tests read the breaker through /api/health: one process, one breaker.
+    // One process: the breaker tests count the requests that open the breaker.
     WEB_CONCURRENCY: "1",
   });
 }

@@ -16,17 +16,22 @@ function freePort(): Promise<number> {
   });
 }
 
-/** The pid of the worker that answers, on a connection of its own. */
-function workerPid(port: number, path = "/"): Promise<number> {
+/** The body of a GET on a connection of its own. */
+function get(port: number, path: string): Promise<string> {
   return new Promise((resolve, reject) => {
     http
       .get({ host: "127.0.0.1", port, path, agent: false }, (res) => {
         let body = "";
         res.on("data", (chunk: Buffer) => (body += chunk));
-        res.on("end", () => resolve(Number(body)));
+        res.on("end", () => resolve(body));
       })
       .on("error", reject);
   });
+}
+
+/** The pid of the worker that answers, on a connection of its own. */
+async function workerPid(port: number, path = "/"): Promise<number> {
+  return Number(await get(port, path));
 }
 
 async function until<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
@@ -58,6 +63,16 @@ afterEach(() => {
   primary = null;
 });
 
+/** The pids of the two workers behind `port`, once both have answered. */
+async function bothWorkers(port: number): Promise<Set<number>> {
+  const pids = new Set<number>();
+  await until(
+    async () => pids.add(await workerPid(port)),
+    () => pids.size === 2,
+  );
+  return pids;
+}
+
 function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once("exit", (code) => resolve(code))));
 }
@@ -66,24 +81,37 @@ describe("the server's worker processes", () => {
   it("share one port, replace a worker that dies, and all stop on SIGTERM", async () => {
     const port = await freePort();
     primary = spawn(process.execPath, [PRIMARY], { env: { ...process.env, PORT: String(port), WEB_CONCURRENCY: "2" }, stdio: "pipe" });
-    const pids = new Set<number>();
-    await until(
-      async () => pids.add(await workerPid(port)),
-      () => pids.size === 2,
-    );
+    const before = await bothWorkers(port);
 
     const crashed = await workerPid(port, "/crash");
+    expect(before.has(crashed)).toBe(true);
     await until(() => Promise.resolve(alive(crashed)), (up) => !up);
-    const after = new Set<number>();
-    await until(
-      async () => after.add(await workerPid(port)),
-      () => after.size === 2,
-    );
+    const after = await bothWorkers(port);
     expect(after.has(crashed)).toBe(false);
 
     primary.kill("SIGTERM");
     expect(await exited(primary)).toBe(0);
     for (const pid of after) expect(alive(pid)).toBe(false);
+  }, 30_000);
+
+  it("relay a worker's peer message to the others, and its topic's last one to a worker that starts later", async () => {
+    const port = await freePort();
+    primary = spawn(process.execPath, [PRIMARY], { env: { ...process.env, PORT: String(port), WEB_CONCURRENCY: "2" }, stdio: "pipe" });
+    const pids = await bothWorkers(port);
+    const heard = async () => JSON.parse(await get(port, "/heard")) as { pid: number; heard: { topic: string; payload: unknown }[] };
+
+    const sender = await workerPid(port, `/publish?topic=t&payload=${encodeURIComponent(JSON.stringify({ state: "open", openedAt: 7 }))}`);
+    const other = await until(heard, (answer) => answer.pid !== sender && answer.heard.length > 0);
+    expect(other.heard).toEqual([{ topic: "t", payload: { state: "open", openedAt: 7 } }]);
+    const own = await until(heard, (answer) => answer.pid === sender);
+    expect(own.heard).toEqual([]);
+
+    // A later message of the topic replaces the one kept for newcomers.
+    await workerPid(port, `/publish?topic=t&payload=${encodeURIComponent(JSON.stringify({ state: "closed" }))}`);
+    const crashed = await workerPid(port, "/crash");
+    await until(() => Promise.resolve(alive(crashed)), (up) => !up);
+    const newcomer = await until(heard, (answer) => !pids.has(answer.pid) && answer.heard.length > 0);
+    expect(newcomer.heard).toEqual([{ topic: "t", payload: { state: "closed" } }]);
   }, 30_000);
 
   it("stops with the worker's exit code when a worker dies while starting", async () => {

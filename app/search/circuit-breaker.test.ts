@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CircuitBreaker } from "./circuit-breaker";
+import { CircuitBreaker, type BreakerChange } from "./circuit-breaker";
 
 function clock() {
   let t = 1_000;
@@ -66,5 +66,75 @@ describe("CircuitBreaker", () => {
     expect(breaker.tryAcquire()).toBe(true);
     breaker.release();
     expect(breaker.tryAcquire()).toBe(true);
+  });
+
+  it("times the cool-down from the opening: failures of requests already under way do not extend it", () => {
+    const c = clock();
+    const breaker = new CircuitBreaker({ failureThreshold: 2, cooldownMs: 5_000, now: c.now });
+    breaker.failure();
+    breaker.failure();
+    c.advance(3_000);
+    breaker.failure(); // a request that was sent before the breaker opened, timing out now
+    c.advance(2_000);
+    expect(breaker.state).toBe("half-open");
+  });
+
+  it("tells its own openings and closings, once each", () => {
+    const c = clock();
+    const changes: BreakerChange[] = [];
+    const breaker = new CircuitBreaker({ failureThreshold: 2, cooldownMs: 5_000, now: c.now, onChange: (change) => changes.push(change) });
+    breaker.failure();
+    breaker.success();
+    expect(changes).toEqual([]);
+    breaker.failure();
+    breaker.failure();
+    breaker.failure();
+    expect(changes).toEqual([{ state: "open", openedAt: 1_000 }]);
+    c.advance(5_000);
+    expect(breaker.tryAcquire()).toBe(true);
+    breaker.failure();
+    expect(changes).toEqual([
+      { state: "open", openedAt: 1_000 },
+      { state: "open", openedAt: 6_000 },
+    ]);
+    c.advance(5_000);
+    expect(breaker.tryAcquire()).toBe(true);
+    breaker.success();
+    breaker.success();
+    expect(changes.at(-1)).toEqual({ state: "closed" });
+    expect(changes).toHaveLength(3);
+  });
+
+  it("adopts another worker's opening and closing without telling them again", () => {
+    const c = clock();
+    const changes: BreakerChange[] = [];
+    const breaker = new CircuitBreaker({ failureThreshold: 3, cooldownMs: 5_000, now: c.now, onChange: (change) => changes.push(change) });
+    breaker.adopt({ state: "open", openedAt: 800 });
+    expect(breaker.state).toBe("open");
+    expect(breaker.tryAcquire()).toBe(false);
+    expect(breaker.snapshot()).toMatchObject({ openedAt: 800, retryAt: 5_800 });
+    // An older opening does not shorten or lengthen the cool-down it has.
+    breaker.adopt({ state: "open", openedAt: 500 });
+    expect(breaker.snapshot().retryAt).toBe(5_800);
+    breaker.adopt({ state: "closed" });
+    expect(breaker.state).toBe("closed");
+    expect(breaker.tryAcquire()).toBe(true);
+    expect(changes).toEqual([]);
+    // Its own count starts again after a closing.
+    breaker.failure();
+    breaker.failure();
+    expect(breaker.state).toBe("closed");
+  });
+
+  it("after an adopted opening, its own trial decides as usual", () => {
+    const c = clock();
+    const changes: BreakerChange[] = [];
+    const breaker = new CircuitBreaker({ failureThreshold: 3, cooldownMs: 5_000, now: c.now, onChange: (change) => changes.push(change) });
+    breaker.adopt({ state: "open", openedAt: 1_000 });
+    c.advance(5_000);
+    expect(breaker.tryAcquire()).toBe(true);
+    breaker.success();
+    expect(breaker.state).toBe("closed");
+    expect(changes).toEqual([{ state: "closed" }]);
   });
 });

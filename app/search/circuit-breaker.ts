@@ -6,6 +6,17 @@ export interface BreakerOptions {
   /** How long an open breaker skips the engine before it tries one request again. */
   cooldownMs?: number;
   now?: () => number;
+  /** Told when this breaker opens or closes by what it saw itself (not by `adopt`). */
+  onChange?: (change: BreakerChange) => void;
+}
+
+/** An opening (with its time, which fixes the cool-down) or a closing, as told to the other workers. */
+export type BreakerChange = { state: "open"; openedAt: number } | { state: "closed" };
+
+export function isBreakerChange(value: unknown): value is BreakerChange {
+  if (typeof value !== "object" || value === null) return false;
+  const change = value as { state?: unknown; openedAt?: unknown };
+  return change.state === "closed" || (change.state === "open" && typeof change.openedAt === "number" && Number.isFinite(change.openedAt));
 }
 
 export interface BreakerSnapshot {
@@ -27,11 +38,13 @@ export class CircuitBreaker {
   private readonly threshold: number;
   private readonly cooldownMs: number;
   private readonly now: () => number;
+  private readonly onChange: (change: BreakerChange) => void;
 
   constructor(options: BreakerOptions = {}) {
     this.threshold = options.failureThreshold ?? 3;
     this.cooldownMs = options.cooldownMs ?? 30_000;
     this.now = options.now ?? Date.now;
+    this.onChange = options.onChange ?? (() => undefined);
   }
 
   get state(): BreakerState {
@@ -49,16 +62,38 @@ export class CircuitBreaker {
   }
 
   success(): void {
+    const wasOpen = this.openedAt !== null;
     this.failures = 0;
     this.openedAt = null;
     this.trialInFlight = false;
+    if (wasOpen) this.onChange({ state: "closed" });
   }
 
   failure(): void {
     this.failures++;
     const wasTrial = this.trialInFlight;
     this.trialInFlight = false;
-    if (wasTrial || this.failures >= this.threshold) this.openedAt = this.now();
+    // Failures of requests that were already under way when it opened do not restart the cool-down.
+    if (wasTrial || (this.openedAt === null && this.failures >= this.threshold)) {
+      this.openedAt = this.now();
+      this.onChange({ state: "open", openedAt: this.openedAt });
+    }
+  }
+
+  /**
+   * Takes over what another worker's breaker saw: an opening newer than this one's (the engine is
+   * down for everyone, so nobody else waits for the timeout to find out), or a closing (a trial
+   * request got through). A trial of this breaker's own that is still under way reports as usual.
+   */
+  adopt(change: BreakerChange): void {
+    if (change.state === "closed") {
+      this.failures = 0;
+      this.openedAt = null;
+      return;
+    }
+    if (this.openedAt !== null && this.openedAt >= change.openedAt) return;
+    this.failures = Math.max(this.failures, this.threshold);
+    this.openedAt = change.openedAt;
   }
 
   /** A request that ended without telling anything about the engine (e.g. the user went away). */

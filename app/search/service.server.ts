@@ -1,5 +1,6 @@
 import { getConfig } from "~/config.server";
-import { CircuitBreaker, type BreakerSnapshot } from "./circuit-breaker";
+import { workerPeers } from "~/lib/peers.server";
+import { CircuitBreaker, isBreakerChange, type BreakerSnapshot } from "./circuit-breaker";
 import type {
   BomRequest,
   BomResponse,
@@ -148,9 +149,21 @@ export function getSearchService(): SearchService {
     const fallback = config.backendUrl
       ? new BackendEngine({ url: config.backendUrl, timeoutMs: config.fusion?.timeoutMs ?? 30_000 })
       : getEmbeddedEngine();
-    const breaker = config.fusion
-      ? new CircuitBreaker({ failureThreshold: config.fusion.breakerThreshold, cooldownMs: config.fusion.breakerCooldownMs })
-      : undefined;
+    let breaker: CircuitBreaker | undefined;
+    if (config.fusion) {
+      // Every worker of the cluster has its own breaker; they tell each other when they open or
+      // close, so that one worker's finding spares the others' users the wait for the timeout.
+      const peers = workerPeers();
+      const shared = new CircuitBreaker({
+        failureThreshold: config.fusion.breakerThreshold,
+        cooldownMs: config.fusion.breakerCooldownMs,
+        onChange: (change) => peers.publish("breaker", change),
+      });
+      peers.subscribe("breaker", (change) => {
+        if (isBreakerChange(change)) shared.adopt(change);
+      });
+      breaker = shared;
+    }
     service = new SearchService(searchConfig, { primary, fallback }, breaker);
   }
   return service;
