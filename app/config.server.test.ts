@@ -48,6 +48,12 @@ describe("parseConfig", () => {
     });
   });
 
+  it("trims the API key, as read from a secret file with its newline; a blank one is none", () => {
+    expect(parseConfig({ FUSION_URL: "https://f.example.com", FUSION_APP: "parts", FUSION_API_KEY: "k3y\n" }).fusion?.apiKey).toBe("k3y");
+    // Blank, like every other setting, means not set.
+    expect(parseConfig({ FUSION_URL: "https://f.example.com", FUSION_APP: "parts", FUSION_API_KEY: " \n" }).fusion?.apiKey).toBeUndefined();
+  });
+
   it("turns sign-in on only with issuer, client id and a session secret", () => {
     expect(parseConfig({ OIDC_ISSUER: "https://idp.example.com" }).sso).toBeNull();
     expect(() => parseConfig({ OIDC_ISSUER: "https://idp.example.com", OIDC_CLIENT_ID: "portal" })).toThrow(/SESSION_SECRET/);

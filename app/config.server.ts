@@ -29,7 +29,8 @@ export const EnvSchema = z
     FUSION_APP: z.string().min(1).optional(),
     FUSION_QUERY_PROFILE: z.string().min(1).optional(),
     FUSION_COLLECTION: z.string().min(1).optional(),
-    FUSION_API_KEY: z.string().min(1).optional(),
+    // Keys read from files (mounted secrets) often end with a newline, which no header may hold.
+    FUSION_API_KEY: z.string().trim().min(1).optional(),
     FUSION_BOM_PROFILE: z.string().min(1).default("ge-appliances-boms"),
     FUSION_ASSET_BOM_PROFILE: z.string().min(1).default("asset-boms"),
     FUSION_TIMEOUT_MS: positiveInt(30000, 600_000),

@@ -113,8 +113,10 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
     );
   } catch (error) {
     if (error instanceof Response) throw error;
-    // Known search errors carry the user's message; only unexpected ones need a stack trace.
-    if (error instanceof SearchError) console.warn(`[${requestId}] search failed: ${error.message}`);
+    // Known search errors carry the user's message; only unexpected ones need a stack trace. A
+    // search the user went away from did not fail: nobody waits for its page.
+    if (request.signal.aborted) console.info(`[${requestId}] search abandoned by the client`);
+    else if (error instanceof SearchError) console.warn(`[${requestId}] search failed: ${error.message}`);
     else console.error(`[${requestId}] search failed`, error);
     return data(
       {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
+import zlib from "node:zlib";
 import { FusionError, httpError, MESSAGES, transportError } from "./errors";
 
 export interface FusionHttpOptions {
@@ -44,48 +45,99 @@ export async function fusionGet(url: string, options: FusionHttpOptions): Promis
   }
 }
 
+/** Redirects followed to the same host (a proxy's move to https, say); another host is refused. */
+const MAX_REDIRECTS = 5;
+
+/** The body's bytes, decompressed as its Content-Encoding says. */
+function decoded(body: Buffer, encoding: string | undefined): Promise<Buffer> {
+  const unzip =
+    encoding === "gzip" || encoding === "x-gzip"
+      ? zlib.gunzip
+      : encoding === "deflate"
+        ? zlib.inflate
+        : encoding === "br"
+          ? zlib.brotliDecompress
+          : null;
+  if (unzip === null) return Promise.resolve(body);
+  return new Promise((resolve, reject) => unzip(body, (error, result) => (error ? reject(error) : resolve(result))));
+}
+
 /**
  * The request itself, over Node's own HTTP client: the answer is read as bytes and parsed once,
  * without the web streams that `fetch` builds for every response. The global agents keep
- * connections alive (and drop them before the server's announced keep-alive timeout). Aborting
+ * connections alive (and drop them before the server's announced keep-alive timeout); a request
+ * on a kept connection that the server had just closed is sent once more on a new one. Aborting
  * `signal` destroys the request, and with it a body that stalls after the headers.
  */
 function getJson(url: string, options: FusionHttpOptions, timeout: AbortSignal): Promise<FusionHttpResponse> {
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
   const headers: Record<string, string> = {
     Accept: "application/json",
+    "Accept-Encoding": "gzip, deflate, br",
+    "User-Agent": "crib-search",
     "X-Request-ID": options.requestId ?? randomUUID(),
   };
   if (options.apiKey) headers["x-api-key"] = options.apiKey;
-  return new Promise<FusionHttpResponse>((resolve, reject) => {
-    const fail = (error: unknown) => reject(transportError(error, timeout.aborted));
-    let target: URL;
-    try {
-      target = new URL(url);
-    } catch (error) {
-      return fail(error);
-    }
-    const get = target.protocol === "https:" ? https.get : http.get;
-    const request = get(target, { headers, signal }, (response) => {
-      const parts: Buffer[] = [];
-      response.on("data", (part: Buffer) => parts.push(part));
-      response.on("error", fail);
-      response.on("end", () => {
-        const text = Buffer.concat(parts).toString("utf8");
+  const fail = (error: unknown) => transportError(error, timeout.aborted);
+
+  const attempt = (target: URL, redirects: number, retried: boolean): Promise<FusionHttpResponse> =>
+    new Promise<FusionHttpResponse>((resolve, reject) => {
+      const onAnswer = (response: http.IncomingMessage) => {
         const status = response.statusCode ?? 0;
         const statusText = response.statusMessage ?? "";
-        if (status < 200 || status > 299) return reject(httpError(status, errorMessage(text, statusText), statusText));
-        const answerHeaders = new Headers();
-        for (const [name, value] of Object.entries(response.headers)) {
-          if (typeof value === "string") answerHeaders.set(name, value);
+        const location = response.headers.location;
+        if (status >= 300 && status < 400 && location) {
+          response.resume();
+          const next = new URL(location, target);
+          if (next.hostname !== target.hostname || redirects >= MAX_REDIRECTS) {
+            console.warn(`Fusion answered ${status} to ${next.origin}${next.pathname}; not followed`);
+            return reject(httpError(status, statusText || "Redirect", statusText));
+          }
+          return resolve(attempt(next, redirects + 1, retried));
         }
-        try {
-          resolve({ body: JSON.parse(text) as unknown, headers: answerHeaders });
-        } catch {
-          reject(new FusionError("malformed", MESSAGES.failed));
+        const parts: Buffer[] = [];
+        response.on("data", (part: Buffer) => parts.push(part));
+        response.on("error", (error) => reject(fail(error)));
+        response.on("end", () => {
+          decoded(Buffer.concat(parts), response.headers["content-encoding"]).then(
+            (body) => {
+              const text = body.toString("utf8");
+              if (status < 200 || status > 299) return reject(httpError(status, errorMessage(text, statusText), statusText));
+              const answerHeaders = new Headers();
+              for (const [name, value] of Object.entries(response.headers)) {
+                if (typeof value === "string") answerHeaders.set(name, value);
+              }
+              try {
+                resolve({ body: JSON.parse(text) as unknown, headers: answerHeaders });
+              } catch {
+                reject(new FusionError("malformed", MESSAGES.failed));
+              }
+            },
+            () => reject(new FusionError("malformed", MESSAGES.failed)),
+          );
+        });
+      };
+      let request: http.ClientRequest;
+      try {
+        const get = target.protocol === "https:" ? https.get : http.get;
+        request = get(target, { headers, signal }, onAnswer);
+      } catch (error) {
+        // A value no header may hold, a scheme Node does not speak: nothing was sent.
+        return reject(fail(error));
+      }
+      request.on("error", (error: NodeJS.ErrnoException) => {
+        if (request.reusedSocket && error.code === "ECONNRESET" && !retried && !signal.aborted) {
+          return resolve(attempt(target, redirects, true));
         }
+        reject(fail(error));
       });
     });
-    request.on("error", fail);
-  });
+
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch (error) {
+    return Promise.reject(fail(error));
+  }
+  return attempt(target, 0, false);
 }

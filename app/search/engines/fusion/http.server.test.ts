@@ -1,0 +1,108 @@
+// The HTTP client against real local servers (no msw): connection reuse, compression and redirects
+// are properties of the sockets and bytes, which a mocked transport would not show.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import zlib from "node:zlib";
+import { afterEach, describe, expect, it } from "vitest";
+import { FusionError, MESSAGES } from "./errors";
+import { fusionGet } from "./http.server";
+
+const servers: http.Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+async function serve(handler: http.RequestListener): Promise<string> {
+  const server = http.createServer(handler);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const answer = { response: { numFound: 1, docs: [{ id: "1" }] } };
+const get = (url: string, apiKey?: string) => fusionGet(url, { timeoutMs: 2_000, ...(apiKey === undefined ? {} : { apiKey }) });
+
+async function rejection(promise: Promise<unknown>): Promise<FusionError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof FusionError) return error;
+    throw new Error(`expected a FusionError, got ${String(error)}`);
+  }
+  throw new Error("expected the call to fail");
+}
+
+describe("Fusion's HTTP client", () => {
+  it("asks for a compressed answer and reads gzip, deflate and brotli", async () => {
+    const seen: (string | undefined)[] = [];
+    const compress = { gzip: zlib.gzipSync, deflate: zlib.deflateSync, br: zlib.brotliCompressSync } as const;
+    const base = await serve((req, res) => {
+      seen.push(req.headers["accept-encoding"]);
+      const encoding = req.url!.slice(1) as keyof typeof compress;
+      res.writeHead(200, { "Content-Type": "application/json", "Content-Encoding": encoding });
+      res.end(compress[encoding](JSON.stringify(answer)));
+    });
+    for (const encoding of ["gzip", "deflate", "br"]) {
+      expect((await get(`${base}/${encoding}`)).body).toEqual(answer);
+    }
+    expect(seen.every((value) => /gzip/.test(value ?? ""))).toBe(true);
+  });
+
+  it("reports a body that does not decompress as 'Search request failed'", async () => {
+    const base = await serve((_req, res) => {
+      res.writeHead(200, { "Content-Type": "application/json", "Content-Encoding": "gzip" });
+      res.end("not gzip at all");
+    });
+    expect((await rejection(get(`${base}/`))).message).toBe(MESSAGES.failed);
+  });
+
+  it("follows a redirect on the same host with its headers, and refuses one to another host", async () => {
+    const keys: (string | undefined)[] = [];
+    const base = await serve((req, res) => {
+      keys.push(req.headers["x-api-key"] as string | undefined);
+      if (req.url === "/old") return res.writeHead(301, { Location: "/new" }).end();
+      if (req.url === "/away") return res.writeHead(302, { Location: "http://elsewhere.invalid/new" }).end();
+      res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(answer));
+    });
+    expect((await get(`${base}/old`, "secret")).body).toEqual(answer);
+    expect(keys).toEqual(["secret", "secret"]);
+    const refused = await rejection(get(`${base}/away`, "secret"));
+    expect(refused.message).toBe("HTTP 302: Found");
+    expect(keys).toHaveLength(3);
+  });
+
+  it("stops following a redirect loop", async () => {
+    let hits = 0;
+    const base = await serve((_req, res) => {
+      hits++;
+      res.writeHead(302, { Location: "/again" }).end();
+    });
+    expect((await rejection(get(`${base}/again`))).message).toBe("HTTP 302: Found");
+    expect(hits).toBe(6);
+  });
+
+  it("turns a header value Node refuses into the spec's failure text instead of throwing", async () => {
+    const base = await serve((_req, res) => res.end("{}"));
+    const error = await rejection(get(`${base}/`, "key\n"));
+    expect(error.message).toBe(MESSAGES.failed);
+  });
+
+  it("sends a request once more when the server had just closed the kept connection", async () => {
+    const sockets = new Set<unknown>();
+    const requestsBySocket = new Map<unknown, number>();
+    const base = await serve((req, res) => {
+      sockets.add(req.socket);
+      const count = (requestsBySocket.get(req.socket) ?? 0) + 1;
+      requestsBySocket.set(req.socket, count);
+      // The second request on a connection finds it closing, as after the server's idle timeout.
+      if (count === 2) return req.socket.destroy();
+      res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(answer));
+    });
+    expect((await get(`${base}/`)).body).toEqual(answer);
+    expect((await get(`${base}/`)).body).toEqual(answer);
+    expect(sockets.size).toBe(2);
+  });
+});
