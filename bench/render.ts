@@ -51,7 +51,7 @@ try {
       const response = await handle(new Request(`http://127.0.0.1${target}`));
       const body = await response.text();
       if (response.status !== 200) throw new Error(`${target} answered ${response.status}`);
-      return body.length;
+      return Buffer.byteLength(body);
     };
     await fetch(`${standIn.url}/__control/requests`, { method: "DELETE" });
     let size = await once();
@@ -69,6 +69,9 @@ try {
       cpus.push((used.user + used.system) / 1000 / PER_BATCH);
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+    // A breaker that opened during the batches would have measured the backup catalogue instead.
+    const health = (await (await handle(new Request("http://127.0.0.1/api/health"))).json()) as { data: { engines: { primary: { breaker: { state: string; openedAt: number | null } } } } };
+    if (health.data.engines.primary.breaker.state !== "closed") throw new Error(`the breaker opened while ${target} was measured`);
     rows.push([label, `${median(walls).toFixed(2)} ms`, `${median(cpus).toFixed(2)} ms`, `${(size / 1024).toFixed(1)} KB`]);
   }
   console.log(`server work per page, in process, ${BATCHES} × ${PER_BATCH} pages each (medians; CPU includes V8's helper threads):`);

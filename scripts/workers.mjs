@@ -25,7 +25,7 @@ export function runWorkers({ exec, args, count }) {
   cluster.setupPrimary({ exec, args });
   let stopping = false;
   const listening = new Set();
-  /** The last message of each topic, for a worker that asks when it starts listening. */
+  /** The latest message of each topic (by its `at`), for a worker that asks when it starts listening. */
   const latest = new Map();
 
   const relay = (from, message) => {
@@ -35,7 +35,8 @@ export function runWorkers({ exec, args, count }) {
       if (last && from.isConnected()) from.send(last);
       return;
     }
-    latest.set(message.topic, message);
+    const kept = latest.get(message.topic);
+    if (!kept || !(kept.at > message.at)) latest.set(message.topic, message);
     for (const worker of Object.values(cluster.workers ?? {})) {
       if (worker && worker !== from && worker.isConnected()) worker.send(message);
     }

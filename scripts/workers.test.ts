@@ -100,14 +100,17 @@ describe("the server's worker processes", () => {
     const pids = await bothWorkers(port);
     const heard = async () => JSON.parse(await get(port, "/heard")) as { pid: number; heard: { topic: string; payload: unknown }[] };
 
-    const sender = await workerPid(port, `/publish?topic=t&payload=${encodeURIComponent(JSON.stringify({ state: "open", openedAt: 7 }))}`);
+    const publish = (payload: unknown, at: number) => workerPid(port, `/publish?topic=t&at=${at}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+    const sender = await publish({ state: "open" }, 7);
     const other = await until(heard, (answer) => answer.pid !== sender && answer.heard.length > 0);
-    expect(other.heard).toEqual([{ topic: "t", payload: { state: "open", openedAt: 7 } }]);
+    expect(other.heard).toEqual([{ topic: "t", payload: { state: "open" } }]);
     const own = await until(heard, (answer) => answer.pid === sender);
     expect(own.heard).toEqual([]);
 
-    // A later message of the topic replaces the one kept for newcomers.
-    await workerPid(port, `/publish?topic=t&payload=${encodeURIComponent(JSON.stringify({ state: "closed" }))}`);
+    // A later message of the topic replaces the one kept for newcomers; one that arrives late
+    // with an earlier time does not.
+    await publish({ state: "closed" }, 9);
+    await publish({ state: "stale" }, 8);
     const crashed = await workerPid(port, "/crash");
     await until(() => Promise.resolve(alive(crashed)), (up) => !up);
     const newcomer = await until(heard, (answer) => !pids.has(answer.pid) && answer.heard.length > 0);

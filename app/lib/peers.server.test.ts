@@ -8,7 +8,14 @@ function fakeChannel() {
   return {
     sent,
     deliver: (message: unknown) => emitter.emit("message", message),
-    channel: { send: (message: unknown) => sent.push(message), on: (event: "message", listener: (message: unknown) => void) => emitter.on(event, listener) },
+    channel: {
+      connected: true,
+      send: (message: unknown, callback: (error: Error | null) => void) => {
+        sent.push(message);
+        callback(null);
+      },
+      on: (event: "message", listener: (message: unknown) => void) => emitter.on(event, listener),
+    },
   };
 }
 
@@ -16,7 +23,16 @@ describe("messages between workers", () => {
   it("publishes in the envelope the primary relays", () => {
     const fake = fakeChannel();
     peersOver(fake.channel).publish("breaker", { state: "closed" });
-    expect(fake.sent).toEqual([{ type: PEER_MESSAGE, topic: "breaker", payload: { state: "closed" } }]);
+    expect(fake.sent).toEqual([{ type: PEER_MESSAGE, topic: "breaker", at: expect.any(Number), payload: { state: "closed" } }]);
+  });
+
+  it("sends nothing once the channel to the primary is closed (a worker shutting down)", () => {
+    const fake = fakeChannel();
+    fake.channel.connected = false;
+    const peers = peersOver(fake.channel);
+    peers.publish("breaker", { state: "closed" });
+    peers.subscribe("breaker", () => undefined);
+    expect(fake.sent).toEqual([]);
   });
 
   it("asks for the topic's last message when it subscribes, and hears only its topic", () => {
@@ -24,12 +40,12 @@ describe("messages between workers", () => {
     const heard: unknown[] = [];
     peersOver(fake.channel).subscribe("breaker", (payload) => heard.push(payload));
     expect(fake.sent).toEqual([{ type: PEER_MESSAGE, topic: "breaker", ask: true }]);
-    fake.deliver({ type: PEER_MESSAGE, topic: "breaker", payload: { state: "open", openedAt: 5 } });
+    fake.deliver({ type: PEER_MESSAGE, topic: "breaker", at: 5, payload: { state: "open", at: 5 } });
     fake.deliver({ type: PEER_MESSAGE, topic: "other", payload: 1 });
     fake.deliver({ type: "something-else", topic: "breaker", payload: 2 });
     fake.deliver({ type: PEER_MESSAGE, topic: "breaker", ask: true });
     fake.deliver("text");
-    expect(heard).toEqual([{ state: "open", openedAt: 5 }]);
+    expect(heard).toEqual([{ state: "open", at: 5 }]);
   });
 
   it("sends and hears nothing outside a cluster", () => {

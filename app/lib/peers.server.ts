@@ -9,11 +9,13 @@ import cluster from "node:cluster";
 /** The envelope the primary relays; scripts/workers.mjs knows it by `type`. */
 export const PEER_MESSAGE = "crib-search:peers";
 
-type PeerMessage = { type: typeof PEER_MESSAGE; topic: string; payload: unknown } | { type: typeof PEER_MESSAGE; topic: string; ask: true };
+/** `at` lets the primary keep the latest message of a topic when two arrive out of order. */
+type PeerMessage = { type: typeof PEER_MESSAGE; topic: string; at: number; payload: unknown } | { type: typeof PEER_MESSAGE; topic: string; ask: true };
 
 /** What a worker talks through: its IPC channel to the primary. */
 export interface Channel {
-  send?: (message: PeerMessage) => unknown;
+  send?: (message: PeerMessage, callback: (error: Error | null) => void) => unknown;
+  connected?: boolean;
   on(event: "message", listener: (message: unknown) => void): unknown;
 }
 
@@ -29,16 +31,21 @@ export interface Peers {
 }
 
 export function peersOver(channel: Channel | null): Peers {
+  // A worker that is shutting down has lost its channel; what it would still say is dropped. The
+  // callback keeps a failed send from becoming an 'error' event nobody listens to.
+  const send = (message: PeerMessage) => {
+    if (channel?.send && channel.connected !== false) channel.send(message, () => undefined);
+  };
   return {
     publish(topic, payload) {
-      channel?.send?.({ type: PEER_MESSAGE, topic, payload });
+      send({ type: PEER_MESSAGE, topic, at: Date.now(), payload });
     },
     subscribe(topic, listener) {
       if (!channel) return;
       channel.on("message", (message) => {
         if (isPeerMessage(message) && message.topic === topic) listener(message.payload);
       });
-      channel.send?.({ type: PEER_MESSAGE, topic, ask: true });
+      send({ type: PEER_MESSAGE, topic, ask: true });
     },
   };
 }

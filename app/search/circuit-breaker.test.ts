@@ -79,7 +79,7 @@ describe("CircuitBreaker", () => {
     expect(breaker.state).toBe("half-open");
   });
 
-  it("tells its own openings and closings, once each", () => {
+  it("tells its own openings and closings, once each, with their times", () => {
     const c = clock();
     const changes: BreakerChange[] = [];
     const breaker = new CircuitBreaker({ failureThreshold: 2, cooldownMs: 5_000, now: c.now, onChange: (change) => changes.push(change) });
@@ -89,19 +89,19 @@ describe("CircuitBreaker", () => {
     breaker.failure();
     breaker.failure();
     breaker.failure();
-    expect(changes).toEqual([{ state: "open", openedAt: 1_000 }]);
+    expect(changes).toEqual([{ state: "open", at: 1_000 }]);
     c.advance(5_000);
     expect(breaker.tryAcquire()).toBe(true);
     breaker.failure();
     expect(changes).toEqual([
-      { state: "open", openedAt: 1_000 },
-      { state: "open", openedAt: 6_000 },
+      { state: "open", at: 1_000 },
+      { state: "open", at: 6_000 },
     ]);
     c.advance(5_000);
     expect(breaker.tryAcquire()).toBe(true);
     breaker.success();
     breaker.success();
-    expect(changes.at(-1)).toEqual({ state: "closed" });
+    expect(changes.at(-1)).toEqual({ state: "closed", at: 11_000 });
     expect(changes).toHaveLength(3);
   });
 
@@ -109,14 +109,11 @@ describe("CircuitBreaker", () => {
     const c = clock();
     const changes: BreakerChange[] = [];
     const breaker = new CircuitBreaker({ failureThreshold: 3, cooldownMs: 5_000, now: c.now, onChange: (change) => changes.push(change) });
-    breaker.adopt({ state: "open", openedAt: 800 });
+    breaker.adopt({ state: "open", at: 800 });
     expect(breaker.state).toBe("open");
     expect(breaker.tryAcquire()).toBe(false);
     expect(breaker.snapshot()).toMatchObject({ openedAt: 800, retryAt: 5_800 });
-    // An older opening does not shorten or lengthen the cool-down it has.
-    breaker.adopt({ state: "open", openedAt: 500 });
-    expect(breaker.snapshot().retryAt).toBe(5_800);
-    breaker.adopt({ state: "closed" });
+    breaker.adopt({ state: "closed", at: 900 });
     expect(breaker.state).toBe("closed");
     expect(breaker.tryAcquire()).toBe(true);
     expect(changes).toEqual([]);
@@ -126,15 +123,35 @@ describe("CircuitBreaker", () => {
     expect(breaker.state).toBe("closed");
   });
 
+  it("keeps the latest change whatever order the changes arrive in, its own included", () => {
+    const c = clock();
+    const breaker = new CircuitBreaker({ failureThreshold: 1, cooldownMs: 5_000, now: c.now });
+    breaker.adopt({ state: "closed", at: 900 });
+    breaker.adopt({ state: "open", at: 800 }); // older: ignored
+    expect(breaker.state).toBe("closed");
+    breaker.adopt({ state: "open", at: 950 });
+    breaker.adopt({ state: "open", at: 940 }); // does not move the cool-down back
+    expect(breaker.snapshot().retryAt).toBe(5_950);
+    // Its own reopening, at 6 000, is later than anything it was told before it.
+    c.advance(5_000);
+    expect(breaker.tryAcquire()).toBe(true);
+    breaker.failure();
+    expect(breaker.snapshot().openedAt).toBe(6_000);
+    breaker.adopt({ state: "closed", at: 5_990 }); // a trial elsewhere that succeeded just before
+    expect(breaker.state).toBe("open");
+    breaker.adopt({ state: "closed", at: 6_010 });
+    expect(breaker.state).toBe("closed");
+  });
+
   it("after an adopted opening, its own trial decides as usual", () => {
     const c = clock();
     const changes: BreakerChange[] = [];
     const breaker = new CircuitBreaker({ failureThreshold: 3, cooldownMs: 5_000, now: c.now, onChange: (change) => changes.push(change) });
-    breaker.adopt({ state: "open", openedAt: 1_000 });
+    breaker.adopt({ state: "open", at: 1_000 });
     c.advance(5_000);
     expect(breaker.tryAcquire()).toBe(true);
     breaker.success();
     expect(breaker.state).toBe("closed");
-    expect(changes).toEqual([{ state: "closed" }]);
+    expect(changes).toEqual([{ state: "closed", at: 6_000 }]);
   });
 });

@@ -10,13 +10,19 @@ export interface BreakerOptions {
   onChange?: (change: BreakerChange) => void;
 }
 
-/** An opening (with its time, which fixes the cool-down) or a closing, as told to the other workers. */
-export type BreakerChange = { state: "open"; openedAt: number } | { state: "closed" };
+/**
+ * An opening or a closing, as told to the other workers, with its time: the time of an opening fixes
+ * the cool-down, and of two changes the later one wins, whatever order they arrive in.
+ */
+export interface BreakerChange {
+  state: "open" | "closed";
+  at: number;
+}
 
 export function isBreakerChange(value: unknown): value is BreakerChange {
   if (typeof value !== "object" || value === null) return false;
-  const change = value as { state?: unknown; openedAt?: unknown };
-  return change.state === "closed" || (change.state === "open" && typeof change.openedAt === "number" && Number.isFinite(change.openedAt));
+  const change = value as { state?: unknown; at?: unknown };
+  return (change.state === "open" || change.state === "closed") && typeof change.at === "number" && Number.isFinite(change.at);
 }
 
 export interface BreakerSnapshot {
@@ -35,6 +41,8 @@ export class CircuitBreaker {
   private failures = 0;
   private openedAt: number | null = null;
   private trialInFlight = false;
+  /** When it last opened or closed, by its own finding or another worker's. */
+  private changedAt = Number.NEGATIVE_INFINITY;
   private readonly threshold: number;
   private readonly cooldownMs: number;
   private readonly now: () => number;
@@ -66,7 +74,10 @@ export class CircuitBreaker {
     this.failures = 0;
     this.openedAt = null;
     this.trialInFlight = false;
-    if (wasOpen) this.onChange({ state: "closed" });
+    if (wasOpen) {
+      this.changedAt = this.now();
+      this.onChange({ state: "closed", at: this.changedAt });
+    }
   }
 
   failure(): void {
@@ -75,25 +86,26 @@ export class CircuitBreaker {
     this.trialInFlight = false;
     // Failures of requests that were already under way when it opened do not restart the cool-down.
     if (wasTrial || (this.openedAt === null && this.failures >= this.threshold)) {
-      this.openedAt = this.now();
-      this.onChange({ state: "open", openedAt: this.openedAt });
+      this.openedAt = this.changedAt = this.now();
+      this.onChange({ state: "open", at: this.openedAt });
     }
   }
 
   /**
-   * Takes over what another worker's breaker saw: an opening newer than this one's (the engine is
-   * down for everyone, so nobody else waits for the timeout to find out), or a closing (a trial
-   * request got through). A trial of this breaker's own that is still under way reports as usual.
+   * Takes over what another worker's breaker saw, unless this one changed since: an opening (the
+   * engine is down for everyone, so nobody else waits for the timeout to find out), or a closing
+   * (a request got through). A trial of this breaker's own that is still under way reports as usual.
    */
   adopt(change: BreakerChange): void {
+    if (change.at <= this.changedAt) return;
+    this.changedAt = change.at;
     if (change.state === "closed") {
       this.failures = 0;
       this.openedAt = null;
-      return;
+    } else {
+      this.failures = Math.max(this.failures, this.threshold);
+      this.openedAt = change.at;
     }
-    if (this.openedAt !== null && this.openedAt >= change.openedAt) return;
-    this.failures = Math.max(this.failures, this.threshold);
-    this.openedAt = change.openedAt;
   }
 
   /** A request that ended without telling anything about the engine (e.g. the user went away). */

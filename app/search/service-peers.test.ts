@@ -36,21 +36,23 @@ describe("the search service's breaker among the server's workers", () => {
     breaker.failure();
     expect(peers.published).toEqual([]);
     breaker.failure();
-    expect(peers.published).toEqual([["breaker", { state: "open", openedAt: expect.any(Number) }]]);
+    expect(peers.published).toEqual([["breaker", { state: "open", at: expect.any(Number) }]]);
     breaker.success();
-    expect(peers.published.at(-1)).toEqual(["breaker", { state: "closed" }]);
+    expect(peers.published.at(-1)).toEqual(["breaker", { state: "closed", at: expect.any(Number) }]);
   });
 
   it("opens and closes when another worker's breaker does, and ignores anything else", async () => {
     const { getSearchService } = await import("./service.server");
     const service = getSearchService();
     const told = peers.listeners.get("breaker")!;
-    told({ state: "open", openedAt: Date.now() });
+    told({ state: "open", at: Date.now() });
     expect(service.breaker.state).toBe("open");
     expect(service.status().serving).toBe("backend");
-    told({ state: "closed" });
+    told({ state: "closed", at: Date.now() + 1 });
     expect(service.breaker.state).toBe("closed");
     told({ state: "open" });
+    told({ state: "open", at: "soon" });
+    told({ state: "half-open", at: Date.now() + 2 });
     told("open");
     told(null);
     expect(service.breaker.state).toBe("closed");

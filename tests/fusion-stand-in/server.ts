@@ -662,7 +662,7 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
     const at = sendAt.get(res);
     const early = at === undefined ? 0 : at - performance.now();
     if (early > 0) {
-      // A timer never fires early but often a fraction of a millisecond late; that lateness is
+      // A timer never fires early but up to a millisecond and a half late; that lateness is
       // counted against the portal. Waiting out the last stretch by spinning the event loop would
       // be more exact, but would take CPU time away from the portal on the same machine.
       const timer = setTimeout(() => {
