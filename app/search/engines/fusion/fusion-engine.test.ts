@@ -6,9 +6,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Doc, SearchRequest } from "../../engine";
 import { HL_POST, HL_PRE } from "../../engine";
 import { DEFAULT_SEARCH_CONFIG } from "../../search-config";
-import { FusionError, MESSAGES, transportError } from "./errors";
+import { MESSAGES, transportError } from "./errors";
 import { CURSOR_PAUSE_MS, FusionEngine, type FusionSettings } from "./fusion-engine.server";
 import bomFixture from "./fixtures/bom-docs.json";
+import { rejection } from "./rejection.testing";
 import highlighting61 from "./fixtures/highlighting-6.1.json";
 import solrError67 from "./fixtures/solr-error-6.7.json";
 import suggest64 from "./fixtures/suggest-6.4.json";
@@ -45,16 +46,6 @@ const solrBody = (docs: object[], extra: object = {}) => ({ responseHeader: { st
 function recorder() {
   const requests: Request[] = [];
   return { requests, record: (request: Request) => requests.push(request.clone()) };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<FusionError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof FusionError) return error;
-    throw new Error(`expected a FusionError, got ${String(error)}`);
-  }
-  throw new Error("expected the call to fail");
 }
 
 /** A local port with nothing listening on it (port 1 is a fetch "bad port", refused before connecting). */

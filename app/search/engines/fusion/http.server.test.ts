@@ -4,8 +4,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { FusionError, MESSAGES } from "./errors";
+import { MESSAGES } from "./errors";
 import { fusionGet } from "./http.server";
+import { rejection } from "./rejection.testing";
 
 const servers: http.Server[] = [];
 afterEach(async () => {
@@ -24,16 +25,6 @@ async function serve(handler: http.RequestListener): Promise<string> {
 
 const answer = { response: { numFound: 1, docs: [{ id: "1" }] } };
 const get = (url: string, apiKey?: string) => fusionGet(url, { timeoutMs: 2_000, ...(apiKey === undefined ? {} : { apiKey }) });
-
-async function rejection(promise: Promise<unknown>): Promise<FusionError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof FusionError) return error;
-    throw new Error(`expected a FusionError, got ${String(error)}`);
-  }
-  throw new Error("expected the call to fail");
-}
 
 describe("Fusion's HTTP client", () => {
   it("asks for a compressed answer and reads gzip, deflate and brotli", async () => {
