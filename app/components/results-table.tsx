@@ -1,6 +1,6 @@
 import { AppLink } from "./nav";
 import type { Column, ResultRow } from "~/search/search-view";
-import { Highlighted } from "./highlighted";
+import { highlighted } from "./highlighted";
 import { ProductImage } from "./product-image";
 
 function SortIndicator({ sorted }: { sorted: Column["sorted"] }) {
@@ -53,11 +53,11 @@ export function ResultsTable({ columns, rows }: { columns: Column[]; rows: Resul
                 <td key={cell.field}>
                   {i === 0 ? (
                     <AppLink to={row.href} className="row-link">
-                      <Highlighted text={cell.text} />
+                      {highlighted(cell.text)}
                       {row.inactive && <span className="badge-inactive"> (inactive item)</span>}
                     </AppLink>
                   ) : (
-                    <Highlighted text={cell.text} />
+                    highlighted(cell.text)
                   )}
                 </td>
               ))}
