@@ -1,7 +1,7 @@
 /**
  * Messages between the server's worker processes: scripts/workers.mjs relays each one from its
- * worker to all the others, and keeps the last one of each topic for a worker that subscribes
- * later (a subscription asks for it). Outside a cluster (one process, tests) nothing is sent and
+ * worker to all the others, and keeps the latest of each topic (by its time) for a worker that
+ * subscribes later (a subscription asks for it). Outside a cluster (one process, tests) nothing is sent and
  * nothing arrives.
  */
 import cluster from "node:cluster";
