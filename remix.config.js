@@ -14,6 +14,7 @@ export default {
     // Off: the two dozen routes travel once, in a manifest file the browser caches, instead of a
     // partial manifest matched and written into every page (a measurable share of each render).
     v3_lazyRouteDiscovery: false,
-    v3_singleFetch: true,
+    // Off: see docs/decisions/008. Loaders return `json()`; documents are rendered with renderToString.
+    v3_singleFetch: false,
   },
 };

@@ -1,25 +1,37 @@
 /**
- * Pages are rendered one after the other. Rendering is CPU work on the one thread, so rendering
- * several pages at once finishes none of them sooner: interleaved, a burst of ten requests all end
- * as late as the last one would. In turn, the first ends after one render time, the second after
- * two, and the order is that of arrival.
+ * Pages are rendered one after the other, in the order they were asked for, each in a turn of the
+ * event loop of its own that starts after the I/O that was waiting: new requests and the engine's
+ * answers are read first.
  *
- * `work` gets a `done` callback and must call it once its turn is over (which may be before the
- * promise it returns settles, or after); a `work` that throws at once gives its turn up by itself.
+ * Rendering is CPU work on the one thread. Rendered back to back, a burst of pages would keep the
+ * requests that arrive meanwhile from even sending their query to the engine until the burst is
+ * over; their answers would then come back together, and the bursts would never spread out again
+ * (ten closed-loop clients against an engine with a fixed answer time keep exactly that pattern).
+ * Taking turns from `setImmediate`, a request that arrives during a burst sends its query after at
+ * most one render.
  */
-let previous: Promise<void> = Promise.resolve();
+const waiting: (() => void)[] = [];
+let scheduled = false;
 
-export function inTurn<T>(work: (done: () => void) => Promise<T>): Promise<T> {
-  const before = previous;
-  let done!: () => void;
-  previous = new Promise<void>((resolve) => (done = resolve));
-  return before.then(() => {
-    try {
-      return work(done);
-    } catch (error) {
-      // A render that fails to start must not hold up every page after it.
-      done();
-      throw error;
+function next(): void {
+  const work = waiting.shift();
+  if (waiting.length > 0) setImmediate(next);
+  else scheduled = false;
+  work?.();
+}
+
+export function inTurn<T>(work: () => T): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    waiting.push(() => {
+      try {
+        resolve(work());
+      } catch (error) {
+        reject(error);
+      }
+    });
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(next);
     }
   });
 }

@@ -1,8 +1,8 @@
-import { data } from "@remix-run/node";
+import { json } from "@remix-run/node";
 import { NotFoundScreen } from "~/components/error-screen";
 
 export function loader() {
-  throw data(null, { status: 404 });
+  throw json(null, { status: 404 });
 }
 
 export default function NotFound() {

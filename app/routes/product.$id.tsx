@@ -1,4 +1,4 @@
-import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
 import { AppLink } from "~/components/nav";
 import { ErrorPanel } from "~/components/error-panel";
@@ -21,9 +21,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const back = backParam(url);
   const id = (params.id ?? "").trim();
-  if (!id) throw data({ message: "Product ID not provided", back }, { status: 400 });
+  if (!id) throw json({ message: "Product ID not provided", back }, { status: 400 });
   // eslint-disable-next-line no-control-regex
-  if (id.length > 200 || /[\u0000-\u001f\u007f]/.test(id)) throw data({ message: "Product not found", back }, { status: 404 });
+  if (id.length > 200 || /[\u0000-\u001f\u007f]/.test(id)) throw json({ message: "Product not found", back }, { status: 404 });
   const context = { requestId: requestIdOf(request), signal: request.signal };
   const service = getSearchService();
   let product;
@@ -31,9 +31,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     product = (await service.getProduct(id, context)).value;
   } catch (error) {
     console.error(`[${context.requestId}] product lookup failed`, error);
-    throw data({ message: "Failed to load product details", back }, { status: 503 });
+    throw json({ message: "Failed to load product details", back }, { status: 503 });
   }
-  if (!product) throw data({ message: "Product not found", back, notFound: true }, { status: 404 });
+  if (!product) throw json({ message: "Product not found", back, notFound: true }, { status: 404 });
 
   const rawPos = url.searchParams.get("pos");
   const position = rawPos && /^\d{1,9}$/.test(rawPos) ? Number(rawPos) : null;

@@ -1,4 +1,4 @@
-import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData, useLocation } from "@remix-run/react";
 import { BomSection } from "~/components/bom-section";
 import { Breadcrumbs, type Crumb } from "~/components/breadcrumbs";
@@ -46,7 +46,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     return { item, back, crumbs: crumbsFor(back, item), sections: [asset!, pm!], exportBase: `${itemPath("/where-used", item)}/export.csv` };
   } catch (error) {
     console.error(`[${context.requestId}] where used failed`, error);
-    throw data({ message: "Failed to fetch Where Used data", back }, { status: 503 });
+    throw json({ message: "Failed to fetch Where Used data", back }, { status: 503 });
   }
 }
 

@@ -1,4 +1,4 @@
-import { data } from "@remix-run/node";
+import { json } from "@remix-run/node";
 import { safePath } from "~/lib/safe-path";
 import type { BomType, RequestContext } from "./engine";
 import { buildBomSection, parseSectionState, type BomColumn, type SectionSort, type SectionState } from "./bom-view";
@@ -9,10 +9,10 @@ export const MAX_ITEM_NUMBER_LENGTH = 200;
 /** Validates an item number from the path; answers 400 with the spec's text when there is none. */
 export function itemNumberParam(raw: string | undefined): string {
   const item = (raw ?? "").trim();
-  if (!item) throw data({ message: "Item number not provided" }, { status: 400 });
+  if (!item) throw json({ message: "Item number not provided" }, { status: 400 });
   // eslint-disable-next-line no-control-regex
   if (item.length > MAX_ITEM_NUMBER_LENGTH || /[\u0000-\u001f\u007f]/.test(item)) {
-    throw data({ message: "Invalid item number" }, { status: 400 });
+    throw json({ message: "Invalid item number" }, { status: 400 });
   }
   return item;
 }

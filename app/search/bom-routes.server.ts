@@ -1,4 +1,4 @@
-import { data, redirect } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
 import { requestIdOf } from "~/lib/http.server";
 import { itemPath } from "~/lib/safe-path";
 import { backParam, bomTypeCounts, itemNumberParam, loadBomSection, type SectionSpec } from "./bom-page.server";
@@ -29,9 +29,9 @@ export async function loadCombinedBom(request: Request, rawItem: string | undefi
     counts = await bomTypeCounts(item, context);
   } catch (error) {
     console.error(`[${context.requestId}] BOM failed`, error);
-    throw data({ message: "Failed to load BOM data", back }, { status: 503 });
+    throw json({ message: "Failed to load BOM data", back }, { status: 503 });
   }
-  if (counts.asset + counts.pm + counts.other === 0) throw data({ message: "No BOM data found for this item", back }, { status: 404 });
+  if (counts.asset + counts.pm + counts.other === 0) throw json({ message: "No BOM data found for this item", back }, { status: 404 });
   if (counts.pm === 0 && counts.other === 0) throw redirect(`${itemPath("/asset-bom", item)}${url.search}`);
   if (counts.asset === 0 && counts.other === 0) throw redirect(`${itemPath("/pm-bom", item)}${url.search}`);
   try {
@@ -39,7 +39,7 @@ export async function loadCombinedBom(request: Request, rawItem: string | undefi
     return { item, back, sections, exportHref: `${itemPath("/bom", item)}/export.csv?type=all` };
   } catch (error) {
     console.error(`[${context.requestId}] BOM failed`, error);
-    throw data({ message: "Failed to fetch BOM data", back }, { status: 503 });
+    throw json({ message: "Failed to fetch BOM data", back }, { status: 503 });
   }
 }
 
@@ -60,8 +60,8 @@ export async function loadSingleBom(request: Request, rawItem: string | undefine
     section = await loadBomSection(item, sectionSpec, url, context);
   } catch (error) {
     console.error(`[${context.requestId}] ${type} BOM failed`, error);
-    throw data({ message: failed, back }, { status: 503 });
+    throw json({ message: failed, back }, { status: 503 });
   }
-  if (section.total === 0) throw data({ message: empty, back }, { status: 404 });
+  if (section.total === 0) throw json({ message: empty, back }, { status: 404 });
   return { item, back, sections: [section], exportHref: `${itemPath("/bom", item)}/export.csv?type=${type}` };
 }

@@ -1,4 +1,4 @@
-import { data, redirect } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
 import { getConfig } from "~/config.server";
 import { buildExportDialog, exportScopeOf, isViewParam } from "~/export/export-dialog.server";
 import { requestIdOf } from "~/lib/http.server";
@@ -98,7 +98,7 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
           : (await service.search({ ...searchRequestOf(state, config), start: 0, rows: 3, facetFields: [], highlight: false }, { requestId })).value.docs;
       exportDialog = buildExportDialog({ params: url.searchParams, state, config, scope, total, previewDocs, limit: getConfig().exportLimit });
     }
-    return data(
+    return json(
       {
         view,
         exportDialog,
@@ -118,7 +118,7 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
     if (request.signal.aborted) console.info(`[${requestId}] search abandoned by the client`);
     else if (error instanceof SearchError) console.warn(`[${requestId}] search failed: ${error.message}`);
     else console.error(`[${requestId}] search failed`, error);
-    return data(
+    return json(
       {
         view: null,
         exportDialog: null,
@@ -127,11 +127,9 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
         degraded: false,
         error: { message: userMessageOf(error), retryHref: `${url.pathname}${url.search}` },
         emptyCatalog: false,
-        recentSearches: [],
+        recentSearches: [] as { query: string; href: string }[],
       },
       { status: 503, headers: { "Cache-Control": "no-store" } },
     );
   }
 }
-
-export type SearchPageData = Awaited<ReturnType<typeof loadSearchPage>>["data"];

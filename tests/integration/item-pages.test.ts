@@ -35,9 +35,9 @@ async function thrown(promise: Promise<unknown>): Promise<{ status: number; body
   try {
     await promise;
   } catch (error: any) {
-    if (error instanceof Response) return { status: error.status, body: null, location: error.headers.get("Location") ?? undefined };
-    if (error?.type === "DataWithResponseInit") return { status: error.init?.status ?? 200, body: error.data };
-    throw error;
+    if (!(error instanceof Response)) throw error;
+    const json = (error.headers.get("Content-Type") ?? "").startsWith("application/json");
+    return { status: error.status, body: json ? await error.json() : null, location: error.headers.get("Location") ?? undefined };
   }
   throw new Error("expected the loader to throw");
 }
