@@ -11,7 +11,7 @@ import type {
 } from "../../engine";
 import type { SearchConfig } from "../../search-config";
 import { FusionError, MESSAGES } from "./errors";
-import { fusionGet } from "./http.server";
+import { fusionGet, fusionStatus, type FusionHttpOptions } from "./http.server";
 import { parseSearchResponse, parseSolrBody, parseSuggestions, toBomDoc, toDoc } from "./parse-response.server";
 import { buildQuery, CURSOR_STEPS, solrPhrase } from "./query-builder";
 import { solrFacetField } from "../../fields";
@@ -66,13 +66,12 @@ export class FusionEngine implements SearchEngine {
     return `${url}/api/apps/${encodeURIComponent(app)}/query/${encodeURIComponent(profile)}${suffix}?${params}`;
   }
 
+  private httpOptions(context?: RequestContext): FusionHttpOptions {
+    return { apiKey: this.settings.apiKey, timeoutMs: this.settings.timeoutMs, requestId: context?.requestId, signal: context?.signal };
+  }
+
   private get(url: string, context?: RequestContext) {
-    return fusionGet(url, {
-      apiKey: this.settings.apiKey,
-      timeoutMs: this.settings.timeoutMs,
-      requestId: context?.requestId,
-      signal: context?.signal,
-    });
+    return fusionGet(url, this.httpOptions(context));
   }
 
   async search(request: SearchRequest, context?: RequestContext): Promise<SearchResponse> {
@@ -171,8 +170,8 @@ export class FusionEngine implements SearchEngine {
   /** Spec §7: the endpoint root first (5 s), then a one-row query (10 s). */
   async health(context?: RequestContext): Promise<EngineHealth> {
     try {
-      const root = await fetch(`${this.settings.url}/`, { signal: AbortSignal.timeout(5000) }).catch(() => null);
-      if (!root || root.status >= 500) return { ok: false, detail: MESSAGES.unreachable };
+      const root = await fusionStatus(`${this.settings.url}/`, { ...this.httpOptions(context), timeoutMs: 5_000 });
+      if (root === null || root >= 500) return { ok: false, detail: MESSAGES.unreachable };
       await new FusionEngine({ ...this.settings, timeoutMs: 10_000 }, this.searchConfig).search({ q: "*:*", within: [], filters: [], sort: null, start: 0, rows: 1, facetFields: [], highlight: false }, context);
       return { ok: true };
     } catch (error) {

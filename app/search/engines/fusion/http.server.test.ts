@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { MESSAGES } from "./errors";
-import { fusionGet } from "./http.server";
+import { fusionGet, fusionStatus } from "./http.server";
 import { rejection } from "./rejection.testing";
 
 const servers: http.Server[] = [];
@@ -95,5 +95,39 @@ describe("Fusion's HTTP client", () => {
     expect((await get(`${base}/`)).body).toEqual(answer);
     expect((await get(`${base}/`)).body).toEqual(answer);
     expect(sockets.size).toBe(2);
+  });
+});
+
+describe("Fusion's status probe", () => {
+  it("answers the status with the key and a request id, and reads the body so the connection is kept", async () => {
+    const sockets = new Set<unknown>();
+    const seen: { key?: string; id?: string }[] = [];
+    const base = await serve((req, res) => {
+      sockets.add(req.socket);
+      seen.push({ key: req.headers["x-api-key"] as string | undefined, id: req.headers["x-request-id"] as string | undefined });
+      const status = req.url === "/missing" ? 404 : req.url === "/broken" ? 503 : 200;
+      res.writeHead(status, { "Content-Type": "text/html" }).end("<html>".padEnd(50_000, "x"));
+    });
+    const probe = (path: string) => fusionStatus(`${base}${path}`, { timeoutMs: 2_000, apiKey: "secret", requestId: "probe-1" });
+    expect(await probe("/")).toBe(200);
+    expect(await probe("/missing")).toBe(404);
+    expect(await probe("/broken")).toBe(503);
+    expect(seen).toEqual(Array.from({ length: 3 }, () => ({ key: "secret", id: "probe-1" })));
+    expect(sockets.size).toBe(1);
+  });
+
+  it("answers null when nothing answers in time, the port is closed, or the address is not one", async () => {
+    const base = await serve(() => {
+      // never answers
+    });
+    const started = performance.now();
+    expect(await fusionStatus(`${base}/`, { timeoutMs: 100 })).toBeNull();
+    expect(performance.now() - started).toBeLessThan(1_000);
+
+    const closed = await serve(() => {});
+    const server = servers.pop()!;
+    await new Promise((resolve) => server.close(resolve));
+    expect(await fusionStatus(`${closed}/`, { timeoutMs: 2_000 })).toBeNull();
+    expect(await fusionStatus("not a url", { timeoutMs: 2_000 })).toBeNull();
   });
 });

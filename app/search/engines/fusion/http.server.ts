@@ -62,6 +62,40 @@ function decoded(body: Buffer, encoding: string | undefined): Promise<Buffer> {
   return new Promise((resolve, reject) => unzip(body, (error, result) => (error ? reject(error) : resolve(result))));
 }
 
+function requestHeaders(options: FusionHttpOptions): Record<string, string> {
+  const headers: Record<string, string> = {
+    Accept: "application/json",
+    "Accept-Encoding": "gzip, deflate, br",
+    "User-Agent": "crib-search",
+    "X-Request-ID": options.requestId ?? randomUUID(),
+  };
+  if (options.apiKey) headers["x-api-key"] = options.apiKey;
+  return headers;
+}
+
+/**
+ * The status Fusion answers a GET on `url` with (its root, for the readiness check), the body read
+ * and dropped so that the connection goes back to the pool; null when nothing answered in time or
+ * the request could not be made.
+ */
+export function fusionStatus(url: string, options: FusionHttpOptions): Promise<number | null> {
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+  return new Promise((resolve) => {
+    try {
+      const target = new URL(url);
+      const get = target.protocol === "https:" ? https.get : http.get;
+      get(target, { headers: requestHeaders(options), signal }, (response) => {
+        response.on("error", () => resolve(null));
+        response.on("end", () => resolve(response.statusCode ?? null));
+        response.resume();
+      }).on("error", () => resolve(null));
+    } catch {
+      resolve(null);
+    }
+  });
+}
+
 /**
  * The request itself, over Node's own HTTP client: the answer is read as bytes and parsed once,
  * without the web streams that `fetch` builds for every response. The global agents keep
@@ -71,13 +105,7 @@ function decoded(body: Buffer, encoding: string | undefined): Promise<Buffer> {
  */
 function getJson(url: string, options: FusionHttpOptions, timeout: AbortSignal): Promise<FusionHttpResponse> {
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
-  const headers: Record<string, string> = {
-    Accept: "application/json",
-    "Accept-Encoding": "gzip, deflate, br",
-    "User-Agent": "crib-search",
-    "X-Request-ID": options.requestId ?? randomUUID(),
-  };
-  if (options.apiKey) headers["x-api-key"] = options.apiKey;
+  const headers = requestHeaders(options);
   const fail = (error: unknown) => transportError(error, timeout.aborted);
 
   const attempt = (target: URL, redirects: number, retried: boolean): Promise<FusionHttpResponse> =>
