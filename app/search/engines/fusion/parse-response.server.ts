@@ -4,7 +4,16 @@ import { HL_POST, HL_PRE } from "../../engine";
 import { fieldKey } from "../../fields";
 import { FusionError, MESSAGES } from "./errors";
 
-const DocSchema = z.looseObject({ id: z.union([z.string(), z.number()]) });
+/**
+ * A document is any object with a string or numeric id. Checked without copying: the documents are
+ * most of a response (every stored field, `fl=*`), and `toDoc` copies each field once anyway.
+ */
+function isRawDoc(value: unknown): value is Record<string, unknown> & { id: string | number } {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const id = (value as { id?: unknown }).id;
+  return typeof id === "string" || typeof id === "number";
+}
+const DocSchema = z.custom<Record<string, unknown> & { id: string | number }>(isRawDoc);
 
 const BucketSchema = z.looseObject({ val: z.union([z.string(), z.number(), z.boolean()]), count: z.number() });
 const JsonFacetSchema = z.looseObject({ buckets: z.array(BucketSchema) });
@@ -31,9 +40,8 @@ function fieldValue(value: unknown): FieldValue {
 }
 
 export function toDoc(raw: Record<string, unknown>): Doc {
-  const doc: Record<string, FieldValue> = {};
-  for (const [key, value] of Object.entries(raw)) doc[key] = fieldValue(value);
-  doc.id = String(raw.id);
+  const doc: Record<string, FieldValue> = { id: String(raw.id) };
+  for (const key of Object.keys(raw)) if (key !== "id") doc[key] = fieldValue(raw[key]);
   return doc as Doc;
 }
 
