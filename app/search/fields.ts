@@ -293,9 +293,12 @@ export function formatValue(value: unknown): string {
 }
 
 /** True when the item's status contains "inactive" in any case (spec §2 "Results table"). */
+const isStatusField = perName((name: string): boolean => name === "attribute_status_s" || (!isHiddenField(name) && fieldKey(name) === "status"));
+
 export function isInactive(doc: FieldRecord): boolean {
-  for (const name of Object.keys(doc)) {
-    if (name !== "attribute_status_s" && (isHiddenField(name) || fieldKey(name) !== "status")) continue;
+  for (const name in doc) {
+    // A status field's key is part of its name: most names are ruled out without a lookup.
+    if (!name.includes("status") || !Object.hasOwn(doc, name) || !isStatusField(name)) continue;
     const value = doc[name];
     const values = Array.isArray(value) ? value : [value];
     if (values.some((v) => typeof v === "string" && v.toLowerCase().includes("inactive"))) return true;

@@ -328,6 +328,30 @@ describe("parseSearchParams: lenient with bad values", () => {
     expect(parse("q=a&q=b&page=2&page=3&rows=50&rows=100").rows).toBe(50);
   });
 
+  it("merges repeated and contradicting filters the same way for few and for many", () => {
+    // Reference: a later filter on the same value replaces an earlier one of the other type and
+    // moves to the end; an identical one is ignored; includes come before excludes.
+    const reference = (given: [string, string][]) => {
+      let kept: { value: string; type: string }[] = [];
+      for (const [name, value] of given) {
+        const type = name === "f" ? "include" : "exclude";
+        const earlier = kept.find((f) => f.value === value);
+        if (earlier?.type === type) continue;
+        kept = [...kept.filter((f) => f.value !== value), { value, type }];
+      }
+      return [...kept.filter((f) => f.type === "include"), ...kept.filter((f) => f.type === "exclude")];
+    };
+    const rng = prng(7);
+    for (const size of [1, 2, 5, 15, 16, 17, 30, 60]) {
+      for (let round = 0; round < 20; round++) {
+        const given: [string, string][] = Array.from({ length: size }, () => [rng.pick(["f", "nf"]), `v${rng.int(Math.max(2, size >> 1))}`]);
+        const params = new URLSearchParams(given.map(([name, value]) => [name, `category:${value}`]));
+        const filters = parseSearchParams(params, config).filters.map((f) => ({ value: f.value, type: f.type }));
+        expect(filters, `${size} filters: ${params}`).toEqual(reference(given));
+      }
+    }
+  });
+
   it("handles a URL with thousands of filters", () => {
     const params = new URLSearchParams();
     for (let i = 0; i < 20_000; i++) params.append(i % 2 ? "f" : "nf", `category:${i % 5000}`);
