@@ -4,10 +4,28 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
 /** A second portal, configured with Fusion pointing at the stand-in. */
 export const FUSION_PORTAL_URL = `http://127.0.0.1:${PORT + 1}`;
+/**
+ * A third portal whose search platform is never there (nothing listens on its port) and whose backup
+ * is the first portal's /api (BACKEND_URL): every search is answered by the product backend.
+ */
+export const BACKEND_MODE_URL = `http://127.0.0.1:${PORT + 2}`;
+const NOBODY_URL = `http://127.0.0.1:${PORT + 95}`;
 export const STAND_IN_URL = `http://127.0.0.1:${PORT + 90}`;
 /** The stand-in's supervisor (tests/fusion-stand-in/supervisor.ts): POST /kill, POST /start, GET /status. */
 export const STAND_IN_CONTROL_URL = `http://127.0.0.1:${PORT + 91}`;
 const FUSION_SPECS = /fusion\.spec\.ts$/;
+
+const QUIET_SERVER = { reuseExistingServer: !process.env.CI, timeout: 120_000, stdout: "ignore", stderr: "pipe" } as const;
+
+/** A test portal: the production build on a port of its own (scripts/e2e-server.mjs reads `env`). */
+function portal(port: number, env: Record<string, string> = {}) {
+  return {
+    command: "node scripts/e2e-server.mjs",
+    url: `http://127.0.0.1:${port}/api/ready`,
+    ...QUIET_SERVER,
+    env: { PORT: String(port), HOST: "127.0.0.1", ...env },
+  };
+}
 
 /**
  * Every journey runs twice: with JavaScript and with `javaScriptEnabled: false`, against the built
@@ -53,32 +71,15 @@ export default defineConfig({
     },
   ],
   webServer: [
-    {
-      command: "node scripts/e2e-server.mjs",
-      url: `${BASE_URL}/api/ready`,
-      reuseExistingServer: !process.env.CI,
-      timeout: 120_000,
-      stdout: "ignore",
-      stderr: "pipe",
-      env: { PORT: String(PORT), HOST: "127.0.0.1" },
-    },
+    portal(PORT),
     {
       // The stand-in as a child of its supervisor, so a test can kill its process and start it again.
       command: `npx tsx tests/fusion-stand-in/supervisor.ts --port ${PORT + 90} --control-port ${PORT + 91} --catalog .cache/e2e/stand-in.db --items 5000`,
       url: `${STAND_IN_URL}/api`,
-      reuseExistingServer: !process.env.CI,
-      timeout: 120_000,
-      stdout: "ignore",
-      stderr: "pipe",
+      ...QUIET_SERVER,
     },
-    {
-      command: "node scripts/e2e-server.mjs",
-      url: `${FUSION_PORTAL_URL}/api/ready`,
-      reuseExistingServer: !process.env.CI,
-      timeout: 120_000,
-      stdout: "ignore",
-      stderr: "pipe",
-      env: { PORT: String(PORT + 1), HOST: "127.0.0.1", E2E_FUSION_URL: STAND_IN_URL, E2E_CATALOG_DB: ".cache/e2e/fusion-fallback.db" },
-    },
+    portal(PORT + 1, { E2E_FUSION_URL: STAND_IN_URL, E2E_CATALOG_DB: ".cache/e2e/fusion-fallback.db" }),
+    // Its own catalogue is a small one, so that results from it would show in the counts.
+    portal(PORT + 2, { E2E_FUSION_URL: NOBODY_URL, E2E_BACKEND_URL: BASE_URL, E2E_CATALOG_DB: ".cache/e2e/backend-mode.db", E2E_SAMPLE_ITEMS: "50" }),
   ],
 });

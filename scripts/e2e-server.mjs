@@ -14,6 +14,7 @@ const env = {
 // The Fusion browser tests run a second portal against the stand-in (E2E_FUSION_URL); the others
 // never see a search platform configured on the machine.
 delete env.FUSION_URL;
+delete env.BACKEND_URL;
 delete env.OIDC_ISSUER;
 if (process.env.E2E_FUSION_URL) {
   Object.assign(env, {
@@ -26,6 +27,8 @@ if (process.env.E2E_FUSION_URL) {
     WEB_CONCURRENCY: "1",
   });
 }
+// The backend-mode browser tests run a third portal whose backup is another portal's /api.
+if (process.env.E2E_BACKEND_URL) env.BACKEND_URL = process.env.E2E_BACKEND_URL;
 const server = spawn(
   process.execPath,
   [path.join(root, "scripts/serve.mjs"), path.join(root, "build/index.js")],

@@ -5,6 +5,7 @@ import { csvResponse, csvStream, openCursor } from "~/export/stream.server";
 import { requestIdOf } from "~/lib/http.server";
 import { itemPath } from "~/lib/safe-path";
 import { trackClick } from "~/signals/signals.server";
+import { logFailure } from "~/lib/log.server";
 
 const TYPES = { all: undefined, asset: "asset", pm: "pm" } as const;
 const ACTIONS = { all: "bom_export", asset: "asset_bom_export", pm: "pm_bom_export" } as const;
@@ -22,7 +23,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
     cursor = await openCursor(bomBatches(item, TYPES[type], { requestId, signal: request.signal }));
   } catch (error) {
-    console.error(`[${requestId}] BOM export failed`, error);
+    logFailure("BOM export", error, { requestId, signal: request.signal });
     return exportProblem("Export failed. Please try again.", url.pathname + url.search, 503);
   }
   if (cursor.first.length === 0) return exportProblem("No data available for export", itemPath("/bom", item), 404);

@@ -7,6 +7,7 @@ import { requestIdOf } from "~/lib/http.server";
 import type { Doc, RequestContext, SearchRequest } from "~/search/engine";
 import { getSearchService } from "~/search/service.server";
 import { recordSignal } from "~/signals/signals.server";
+import { logFailure } from "~/lib/log.server";
 
 /**
  * The search results as CSV, streamed from the engine's cursor. Anything that needs the user
@@ -35,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   try {
     total = (await service.search({ q: state.q, within: state.within, filters: state.filters, sort: state.sort, start: 0, rows: 0, facetFields: [] }, { requestId })).value.total;
   } catch (error) {
-    console.error(`[${requestId}] export count failed`, error);
+    logFailure("export count", error, { requestId, signal: request.signal });
     return back("failed");
   }
   const size = exportSize(total, scope, state, limit);
@@ -54,7 +55,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         : service.cursor({ ...query, batchSize: batchSizeFor(size.records), limit: size.records }, context),
     );
   } catch (error) {
-    console.error(`[${requestId}] export failed before the first row`, error);
+    logFailure("export (before the first row)", error, { requestId, signal: request.signal });
     return back("failed");
   }
   const filename =
@@ -67,7 +68,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     signal: request.signal,
     onFinish: (rows) =>
       void recordSignal({ type: "conversion", data: { format: "csv", numRecords: rows, fields: fields.map((f) => f.key), query: state.q, scope } }),
-    onError: (error, rows) => console.error(`[${requestId}] export failed after ${rows} rows`, error),
+    onError: (error, rows) => logFailure(`export (after ${rows} rows)`, error, { requestId, signal: request.signal }),
   });
   return csvResponse(body, filename);
 }

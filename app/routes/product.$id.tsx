@@ -16,6 +16,7 @@ import {
 } from "~/search/product-page.server";
 import { getSearchService } from "~/search/service.server";
 import { recordSignal } from "~/signals/signals.server";
+import { logFailure } from "~/lib/log.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -30,7 +31,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
     product = (await service.getProduct(id, context)).value;
   } catch (error) {
-    console.error(`[${context.requestId}] product lookup failed`, error);
+    logFailure("product lookup", error, context);
     throw json({ message: "Failed to load product details", back }, { status: 503 });
   }
   if (!product) throw json({ message: "Product not found", back, notFound: true }, { status: 404 });

@@ -7,6 +7,7 @@ import { requestIdOf } from "~/lib/http.server";
 import { specificationOf } from "~/search/product-page.server";
 import { getSearchService } from "~/search/service.server";
 import { recordSignal, trackClick } from "~/signals/signals.server";
+import { logFailure } from "~/lib/log.server";
 
 /** The item detail page's Export: the item's fields in display order, one row. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -18,7 +19,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
     product = (await service.getProduct(id, { requestId, signal: request.signal })).value;
   } catch (error) {
-    console.error(`[${requestId}] product export failed`, error);
+    logFailure("product export", error, { requestId, signal: request.signal });
     return exportProblem("Export failed. Please try again.", new URL(request.url).pathname, 503);
   }
   if (!product) return exportProblem("Product not found", "/crib-search", 404);

@@ -10,6 +10,7 @@ import { trackClick } from "~/signals/signals.server";
 import { WHERE_USED_COLUMNS, WHERE_USED_PAGE_SIZE } from "~/search/bom-view";
 import { DEFAULT_SEARCH_CONFIG } from "~/search/search-config";
 import { parseSearchParams } from "~/search/state";
+import { logFailure } from "~/lib/log.server";
 
 const SECTIONS: SectionSpec[] = [
   { prefix: "asset", type: "asset", title: "Asset BOM", columns: WHERE_USED_COLUMNS, pageSize: WHERE_USED_PAGE_SIZE, defaultSort: { field: "item_number", direction: "asc" } },
@@ -45,7 +46,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const [asset, pm] = await Promise.all(SECTIONS.map((spec) => loadBomSection(item, spec, url, context)));
     return { item, back, crumbs: crumbsFor(back, item), sections: [asset!, pm!], exportBase: `${itemPath("/where-used", item)}/export.csv` };
   } catch (error) {
-    console.error(`[${context.requestId}] where used failed`, error);
+    logFailure("Where Used", error, context);
     throw json({ message: "Failed to fetch Where Used data", back }, { status: 503 });
   }
 }

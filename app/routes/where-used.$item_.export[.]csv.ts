@@ -11,6 +11,7 @@ import { csvResponse, csvStream, openCursor } from "~/export/stream.server";
 import { requestIdOf } from "~/lib/http.server";
 import { itemPath } from "~/lib/safe-path";
 import { trackClick } from "~/signals/signals.server";
+import { logFailure } from "~/lib/log.server";
 
 /** Where Used export per section: at most 1000 records, `where-used-{type}-all-{item}-{date}.csv`. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -24,7 +25,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
     cursor = await openCursor(bomBatches(item, type, { requestId, signal: request.signal }, WHERE_USED_EXPORT_MAX));
   } catch (error) {
-    console.error(`[${requestId}] Where Used export failed`, error);
+    logFailure("Where Used export", error, { requestId, signal: request.signal });
     return exportProblem("Export failed. Please try again.", url.pathname + url.search, 503);
   }
   if (cursor.first.length === 0) return exportProblem("No data available for export", itemPath("/where-used", item), 404);

@@ -4,6 +4,7 @@ import { itemPath } from "~/lib/safe-path";
 import { backParam, bomTypeCounts, itemNumberParam, loadBomSection, type SectionSpec } from "./bom-page.server";
 import { BOM_PAGE_SIZE, BOM_TABLE_COLUMNS } from "./bom-view";
 import type { BomType } from "./engine";
+import { logFailure } from "~/lib/log.server";
 
 const spec = (type: BomType, title: string): SectionSpec => ({
   prefix: type,
@@ -28,7 +29,7 @@ export async function loadCombinedBom(request: Request, rawItem: string | undefi
   try {
     counts = await bomTypeCounts(item, context);
   } catch (error) {
-    console.error(`[${context.requestId}] BOM failed`, error);
+    logFailure("BOM", error, context);
     throw json({ message: "Failed to load BOM data", back }, { status: 503 });
   }
   if (counts.asset + counts.pm + counts.other === 0) throw json({ message: "No BOM data found for this item", back }, { status: 404 });
@@ -38,7 +39,7 @@ export async function loadCombinedBom(request: Request, rawItem: string | undefi
     const sections = await Promise.all([ASSET, PM, OTHER].map((s) => loadBomSection(item, s, url, context)));
     return { item, back, sections, exportHref: `${itemPath("/bom", item)}/export.csv?type=all` };
   } catch (error) {
-    console.error(`[${context.requestId}] BOM failed`, error);
+    logFailure("BOM", error, context);
     throw json({ message: "Failed to fetch BOM data", back }, { status: 503 });
   }
 }
@@ -59,7 +60,7 @@ export async function loadSingleBom(request: Request, rawItem: string | undefine
   try {
     section = await loadBomSection(item, sectionSpec, url, context);
   } catch (error) {
-    console.error(`[${context.requestId}] ${type} BOM failed`, error);
+    logFailure(`${type} BOM`, error, context);
     throw json({ message: failed, back }, { status: 503 });
   }
   if (section.total === 0) throw json({ message: empty, back }, { status: 404 });

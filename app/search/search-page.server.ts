@@ -3,12 +3,13 @@ import { getConfig } from "~/config.server";
 import { buildExportDialog, exportScopeOf, isViewParam } from "~/export/export-dialog.server";
 import { requestIdOf } from "~/lib/http.server";
 import { itemPath, productLink, withBack } from "~/lib/safe-path";
-import { SearchError, userMessageOf } from "./errors";
+import { userMessageOf } from "./errors";
 import { addRecentSearch, readRecentSearches, serializeRecentSearches } from "./recent-searches.server";
 import { buildSearchView, facetTermsOf, searchRequestOf, totalPages } from "./search-view";
 import { getSearchService } from "./service.server";
 import type { SearchConfig } from "./search-config";
 import { goToPage, parseSearchParams, searchHref, serializeSearchState, withQuery, type SearchState } from "./state";
+import { logFailure } from "~/lib/log.server";
 
 /**
  * Forms without JavaScript send untrimmed queries, defaults and parameters in form order; bad
@@ -113,11 +114,7 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
     );
   } catch (error) {
     if (error instanceof Response) throw error;
-    // Known search errors carry the user's message; only unexpected ones need a stack trace. A
-    // search the user went away from did not fail: nobody waits for its page.
-    if (request.signal.aborted) console.info(`[${requestId}] search abandoned by the client`);
-    else if (error instanceof SearchError) console.warn(`[${requestId}] search failed: ${error.message}`);
-    else console.error(`[${requestId}] search failed`, error);
+    logFailure("search", error, { requestId, signal: request.signal });
     return json(
       {
         view: null,

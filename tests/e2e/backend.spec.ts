@@ -1,0 +1,92 @@
+/**
+ * A portal whose backup is a product backend (BACKEND_URL) instead of its own catalogue. Its search
+ * platform is configured but never there (nothing listens on the port), so every search falls back
+ * to the backend: here the first test portal's /api, serving a catalogue of 5,000 items, while this
+ * portal's own catalogue has 50. Counts and rows are compared with the backend's answers, so they
+ * show where the page's data came from. Each test runs with and without JavaScript.
+ */
+import { expect, test } from "@playwright/test";
+import { BACKEND_MODE_URL, BASE_URL } from "../../playwright.config";
+import {
+  apiSearch,
+  columnTexts,
+  facetValues,
+  FACET_LABELS,
+  headingText,
+  includeLink,
+  openSearch,
+  resultRows,
+  resultsHeading,
+  SEARCH_PATH,
+  searchUrl,
+  urlWith,
+  waitForReact,
+} from "./helpers";
+
+const NOTICE = "Showing results from the backup catalogue";
+const CATEGORY = FACET_LABELS.category;
+
+test.use({ baseURL: BACKEND_MODE_URL });
+
+test.describe("answers from the product backend", () => {
+  test("a search shows the backend's results and count, with the backup notice", async ({ page, playwright }, testInfo) => {
+    const backend = await playwright.request.newContext({ baseURL: BASE_URL });
+    const expected = await apiSearch(backend, { q: "pump", rows: 20 });
+    expect(expected.numFound, "the backend has more pumps than this portal's 50 items").toBeGreaterThan(50);
+
+    await openSearch(page, testInfo, searchUrl({ q: "pump" }));
+    await expect(page.getByRole("status").filter({ hasText: NOTICE })).toBeVisible();
+    await expect(resultsHeading(page)).toHaveText(headingText(expected.numFound, "pump"));
+    expect(await columnTexts(page, "Item Number")).toEqual(expected.docs.map((d) => String(d.item_number_s)));
+
+    const health = await (await page.request.get("/api/health")).json();
+    expect(health.data.engines).toMatchObject({ serving: "backend", fallback: "backend", primary: { name: "fusion", breaker: { state: "open" } } });
+    await backend.dispose();
+  });
+
+  test("a facet filter and the next page are answered by the backend too", async ({ page, playwright }, testInfo) => {
+    await openSearch(page, testInfo, searchUrl({ q: "pump" }));
+    const values = await facetValues(page, CATEGORY);
+    const value = values.find((v) => v.count > 20);
+    expect(value, "a category with more than one page of pumps").toBeDefined();
+
+    await includeLink(page, CATEGORY, value!.value).click();
+    await expect(page).toHaveURL(urlWith(SEARCH_PATH, [["q", "pump"], ["f", `category:${value!.value}`]]));
+    await expect(resultsHeading(page)).toHaveText(headingText(value!.count, "pump"));
+    await expect(page.getByText(NOTICE)).toBeVisible();
+
+    const backend = await playwright.request.newContext({ baseURL: BASE_URL });
+    const second = await apiSearch(backend, { q: "pump", rows: 20, start: 20, filters: { category: [{ value: value!.value }] } });
+    await backend.dispose();
+    await page.getByRole("link", { name: "Next page", exact: true }).click();
+    await expect(page).toHaveURL(urlWith(SEARCH_PATH, [["q", "pump"], ["f", `category:${value!.value}`], ["page", "2"]]));
+    await expect(resultRows(page)).toHaveCount(Math.min(20, value!.count - 20));
+    expect(await columnTexts(page, "Item Number")).toEqual(second.docs.map((d) => String(d.item_number_s)));
+  });
+
+  test("an item opens from the results, looked up through the backend", async ({ page, playwright }, testInfo) => {
+    const backend = await playwright.request.newContext({ baseURL: BASE_URL });
+    const { docs } = await apiSearch(backend, { q: "pump", rows: 1 });
+    await backend.dispose();
+    const item = String(docs[0]!.item_number_s);
+
+    await openSearch(page, testInfo, searchUrl({ q: "pump" }));
+    await resultRows(page).first().locator("a.row-link").click();
+    await expect(page).toHaveURL((url) => url.pathname === `/product/${encodeURIComponent(item)}`);
+    await expect(page.locator("#product-title")).toContainText(`(${item})`);
+    await expect(page.locator("#product-title")).toContainText(String(docs[0]!.item_description_t));
+    await waitForReact(page, testInfo);
+  });
+
+  test("Where Used needs the search platform: without it the page says so, with Try Again", async ({ page, playwright }) => {
+    const backend = await playwright.request.newContext({ baseURL: BASE_URL });
+    const { docs } = await apiSearch(backend, { q: "pump", rows: 1 });
+    await backend.dispose();
+    // The product backend has no BOM calls: the spec sends them to the search platform only.
+    const response = await page.goto(`/where-used/${encodeURIComponent(String(docs[0]!.item_number_s))}`);
+    expect(response?.status()).toBe(503);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Failed to fetch Where Used data");
+    await expect(page.getByRole("link", { name: "Try Again", exact: true })).toBeVisible();
+    await expect(page.getByRole("link", { name: "← Back to Search", exact: true })).toBeVisible();
+  });
+});
