@@ -27,8 +27,15 @@ export function withBack(path: string, back: string): string {
 }
 
 /** Detail page link that remembers the search it came from and the item's place in it. */
-export function productLink(itemNumber: string, back: string, position?: number): string {
+/** A search platform's query id as it may travel in a link: short, letters, digits, `-` and `_`. */
+export function isQueryId(value: string): boolean {
+  return /^[\w-]{1,100}$/.test(value);
+}
+
+export function productLink(itemNumber: string, back: string, position?: number, queryId?: string): string {
   const params = new URLSearchParams({ back });
   if (position !== undefined) params.set("pos", String(position));
+  // Fusion's id of the search the link came from: the result click's signal names it.
+  if (queryId && isQueryId(queryId)) params.set("qid", queryId);
   return `${itemPath("/product", itemNumber)}?${params.toString()}`;
 }

@@ -4,7 +4,7 @@ import { AppLink } from "~/components/nav";
 import { ErrorPanel } from "~/components/error-panel";
 import { ProductImage } from "~/components/product-image";
 import { requestIdOf } from "~/lib/http.server";
-import { itemPath } from "~/lib/safe-path";
+import { isQueryId, itemPath } from "~/lib/safe-path";
 import { backParam } from "~/search/bom-page.server";
 import {
   externalUrlOf,
@@ -45,6 +45,21 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     type: "view",
     data: { docId: product.id, title: titleOf(product), category: product.category_s ?? null, itemNumber },
   });
+  // Opened from a results page (a row, or Previous and Next): the result click.
+  if (position !== null && back.startsWith("/crib-search/search")) {
+    const queryId = url.searchParams.get("qid");
+    void recordSignal({
+      type: "click",
+      data: {
+        docId: product.id,
+        position,
+        query: new URL(back, url).searchParams.get("q") ?? "",
+        title: titleOf(product),
+        url: self,
+        ...(queryId && isQueryId(queryId) ? { fusionQueryId: queryId } : {}),
+      },
+    });
+  }
   return {
     back,
     itemNumber,

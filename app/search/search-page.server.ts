@@ -10,6 +10,7 @@ import { getSearchService } from "./service.server";
 import type { SearchConfig } from "./search-config";
 import { goToPage, parseSearchParams, searchHref, serializeSearchState, withQuery, type SearchState } from "./state";
 import { logFailure } from "~/lib/log.server";
+import { recordSignal } from "~/signals/signals.server";
 
 /**
  * Forms without JavaScript send untrimmed queries, defaults and parameters in form order; bad
@@ -76,8 +77,20 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
       response: answer.value,
       config,
       facetTerms: facetTermsOf(url.searchParams),
-      productHref: (item, back, position) => productLink(item, back, position),
+      productHref: (item, back, position) => productLink(item, back, position, answer.value.queryId),
       whereUsedHref: (item, back) => withBack(itemPath("/where-used", item), back),
+    });
+    void recordSignal({
+      type: "search",
+      data: {
+        query: state.q,
+        numResults: total,
+        searchTime: Math.round(answer.engineMs),
+        filters: state.filters.map((f) => ({ field: f.field, value: f.value, type: f.type })),
+        page: state.page,
+        engine: answer.engine,
+        ...(answer.value.queryId ? { fusionQueryId: answer.value.queryId } : {}),
+      },
     });
     const headers = new Headers({
       "Server-Timing": `engine;dur=${answer.engineMs.toFixed(1)}, app;dur=${(performance.now() - started - answer.engineMs).toFixed(1)}`,
