@@ -9,6 +9,7 @@ export const FUSION_PORTAL_URL = `http://127.0.0.1:${PORT + 1}`;
  * is the first portal's /api (BACKEND_URL): every search is answered by the product backend.
  */
 export const BACKEND_MODE_URL = `http://127.0.0.1:${PORT + 2}`;
+/** A port of the tests' range that no test server takes: Fusion's connections are refused there. */
 const NOBODY_URL = `http://127.0.0.1:${PORT + 95}`;
 export const STAND_IN_URL = `http://127.0.0.1:${PORT + 90}`;
 /** The stand-in's supervisor (tests/fusion-stand-in/supervisor.ts): POST /kill, POST /start, GET /status. */
@@ -79,7 +80,8 @@ export default defineConfig({
       ...QUIET_SERVER,
     },
     portal(PORT + 1, { E2E_FUSION_URL: STAND_IN_URL, E2E_CATALOG_DB: ".cache/e2e/fusion-fallback.db" }),
-    // Its own catalogue is a small one, so that results from it would show in the counts.
+    // Its own catalogue is a small one, so that results from it would show in the counts. It is
+    // ready without its backend, which it asks only when a page needs it.
     portal(PORT + 2, { E2E_FUSION_URL: NOBODY_URL, E2E_BACKEND_URL: BASE_URL, E2E_CATALOG_DB: ".cache/e2e/backend-mode.db", E2E_SAMPLE_ITEMS: "50" }),
   ],
 });

@@ -27,7 +27,7 @@ interface AppLinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "hr
  */
 function elementProps(props: object, own: ReadonlySet<string>, extra: Record<string, string | undefined>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const name in props) if (!own.has(name)) out[name] = props[name as keyof typeof props];
+  for (const name in props) if (!own.has(name)) out[name] = (props as Record<string, unknown>)[name];
   for (const name in extra) if (extra[name] !== undefined) out[name] = extra[name];
   return out;
 }

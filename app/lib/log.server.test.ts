@@ -9,8 +9,16 @@ describe("logFailure", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
     logFailure("Where Used", new SearchError("Failed to fetch BOM data"), { requestId: "r1" });
-    expect(warn).toHaveBeenCalledWith("[r1] Where Used failed: Failed to fetch BOM data");
+    expect(warn).toHaveBeenCalledWith('[r1] Where Used failed: "Failed to fetch BOM data"');
     expect(error).not.toHaveBeenCalled();
+  });
+
+  it("keeps an engine's message on its line: what the user typed cannot forge another entry", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    logFailure("search", new SearchError("no such field: x\n[r0] search failed: forged"), { requestId: "r9" });
+    const line = String(warn.mock.calls[0]?.[0]);
+    expect(line).not.toContain("\n");
+    expect(line).toBe('[r9] search failed: "no such field: x\\n[r0] search failed: forged"');
   });
 
   it("logs anything unexpected with the error itself, so its stack is kept", () => {

@@ -7,6 +7,8 @@ import { SearchError } from "~/search/errors";
  */
 export function logFailure(what: string, error: unknown, context: { requestId: string; signal?: AbortSignal }): void {
   if (context.signal?.aborted) console.info(`[${context.requestId}] ${what} abandoned by the client`);
-  else if (error instanceof SearchError) console.warn(`[${context.requestId}] ${what} failed: ${error.message}`);
+  // Quoted: the message may repeat what the user typed, or a remote server's text, and must not
+  // start a line of its own in the log.
+  else if (error instanceof SearchError) console.warn(`[${context.requestId}] ${what} failed: ${JSON.stringify(error.message)}`);
   else console.error(`[${context.requestId}] ${what} failed`, error);
 }

@@ -26,16 +26,22 @@ export function withBack(path: string, back: string): string {
   return `${path}?${new URLSearchParams({ back }).toString()}`;
 }
 
-/** Detail page link that remembers the search it came from and the item's place in it. */
 /** A search platform's query id as it may travel in a link: short, letters, digits, `-` and `_`. */
 export function isQueryId(value: string): boolean {
   return /^[\w-]{1,100}$/.test(value);
 }
 
-export function productLink(itemNumber: string, back: string, position?: number, queryId?: string): string {
+/**
+ * Detail page link that remembers the search it came from and the item's place in it. A link from
+ * a results row says so (`via=result`, which makes the visit a result click for the usage signals)
+ * and names the search platform's query id when there is one (`qid`).
+ */
+export function productLink(itemNumber: string, back: string, position?: number, fromResults?: { queryId?: string }): string {
   const params = new URLSearchParams({ back });
   if (position !== undefined) params.set("pos", String(position));
-  // Fusion's id of the search the link came from: the result click's signal names it.
-  if (queryId && isQueryId(queryId)) params.set("qid", queryId);
+  if (fromResults) {
+    params.set("via", "result");
+    if (fromResults.queryId && isQueryId(fromResults.queryId)) params.set("qid", fromResults.queryId);
+  }
   return `${itemPath("/product", itemNumber)}?${params.toString()}`;
 }

@@ -3,9 +3,9 @@ import { exportFilename, slug } from "~/export/filename";
 import { BOM_EXPORT_FIELDS, BOM_EXPORT_LABELS, bomBatches, exportProblem } from "~/export/item-exports.server";
 import { csvResponse, csvStream, openCursor } from "~/export/stream.server";
 import { requestIdOf } from "~/lib/http.server";
+import { logFailure } from "~/lib/log.server";
 import { itemPath } from "~/lib/safe-path";
 import { trackClick } from "~/signals/signals.server";
-import { logFailure } from "~/lib/log.server";
 
 const TYPES = { all: undefined, asset: "asset", pm: "pm" } as const;
 const ACTIONS = { all: "bom_export", asset: "asset_bom_export", pm: "pm_bom_export" } as const;

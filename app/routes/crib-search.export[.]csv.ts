@@ -4,10 +4,10 @@ import { customFilename, exportFilename } from "~/export/filename";
 import { exportParams, exportSize, parseExportRequest } from "~/export/search-export.server";
 import { batchSizeFor, csvResponse, csvStream, openCursor } from "~/export/stream.server";
 import { requestIdOf } from "~/lib/http.server";
+import { logFailure } from "~/lib/log.server";
 import type { Doc, RequestContext, SearchRequest } from "~/search/engine";
 import { getSearchService } from "~/search/service.server";
 import { recordSignal } from "~/signals/signals.server";
-import { logFailure } from "~/lib/log.server";
 
 /**
  * The search results as CSV, streamed from the engine's cursor. Anything that needs the user

@@ -4,6 +4,7 @@ import { AppLink } from "~/components/nav";
 import { ErrorPanel } from "~/components/error-panel";
 import { ProductImage } from "~/components/product-image";
 import { requestIdOf } from "~/lib/http.server";
+import { logFailure } from "~/lib/log.server";
 import { isQueryId, itemPath } from "~/lib/safe-path";
 import { backParam } from "~/search/bom-page.server";
 import {
@@ -15,8 +16,8 @@ import {
   titleOf,
 } from "~/search/product-page.server";
 import { getSearchService } from "~/search/service.server";
+import { parseSearchParams } from "~/search/state";
 import { recordSignal } from "~/signals/signals.server";
-import { logFailure } from "~/lib/log.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -36,6 +37,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
   if (!product) throw json({ message: "Product not found", back, notFound: true }, { status: 404 });
 
+  // A click on a results row (productLink): counted once, so its marks stay out of this page's own
+  // address, which the Where Used and BOM pages take as their way back.
+  const fromResults = url.searchParams.get("via") === "result";
+  const queryId = url.searchParams.get("qid");
+  url.searchParams.delete("via");
+  url.searchParams.delete("qid");
   const rawPos = url.searchParams.get("pos");
   const position = rawPos && /^\d{1,9}$/.test(rawPos) ? Number(rawPos) : null;
   const neighbours = await neighboursOf(product, back, position, context).catch(() => ({ prev: null, next: null, position: null, total: null }));
@@ -45,15 +52,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     type: "view",
     data: { docId: product.id, title: titleOf(product), category: product.category_s ?? null, itemNumber },
   });
-  // Opened from a results page (a row, or Previous and Next): the result click.
-  if (position !== null && back.startsWith("/crib-search/search")) {
-    const queryId = url.searchParams.get("qid");
+  // The result click, when the item really is at that place in that search (the neighbours were
+  // found there): a made-up link records nothing.
+  if (fromResults && neighbours.position !== null) {
     void recordSignal({
       type: "click",
       data: {
         docId: product.id,
-        position,
-        query: new URL(back, url).searchParams.get("q") ?? "",
+        position: neighbours.position,
+        query: parseSearchParams(new URL(back, url).searchParams, service.searchConfig).q,
         title: titleOf(product),
         url: self,
         ...(queryId && isQueryId(queryId) ? { fusionQueryId: queryId } : {}),

@@ -4,10 +4,10 @@ import { exportFilename, slug } from "~/export/filename";
 import { exportProblem } from "~/export/item-exports.server";
 import { csvResponse } from "~/export/stream.server";
 import { requestIdOf } from "~/lib/http.server";
+import { logFailure } from "~/lib/log.server";
 import { specificationOf } from "~/search/product-page.server";
 import { getSearchService } from "~/search/service.server";
 import { recordSignal, trackClick } from "~/signals/signals.server";
-import { logFailure } from "~/lib/log.server";
 
 /** The item detail page's Export: the item's fields in display order, one row. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -4,13 +4,13 @@ import { BomSection } from "~/components/bom-section";
 import { Breadcrumbs, type Crumb } from "~/components/breadcrumbs";
 import { RouteErrorPanel } from "~/components/route-error-panel";
 import { requestIdOf } from "~/lib/http.server";
+import { logFailure } from "~/lib/log.server";
 import { itemPath, safePath } from "~/lib/safe-path";
 import { backParam, itemNumberParam, loadBomSection, type SectionSpec } from "~/search/bom-page.server";
 import { trackClick } from "~/signals/signals.server";
 import { WHERE_USED_COLUMNS, WHERE_USED_PAGE_SIZE } from "~/search/bom-view";
 import { DEFAULT_SEARCH_CONFIG } from "~/search/search-config";
 import { parseSearchParams } from "~/search/state";
-import { logFailure } from "~/lib/log.server";
 
 const SECTIONS: SectionSpec[] = [
   { prefix: "asset", type: "asset", title: "Asset BOM", columns: WHERE_USED_COLUMNS, pageSize: WHERE_USED_PAGE_SIZE, defaultSort: { field: "item_number", direction: "asc" } },

@@ -9,9 +9,9 @@ import {
 } from "~/export/item-exports.server";
 import { csvResponse, csvStream, openCursor } from "~/export/stream.server";
 import { requestIdOf } from "~/lib/http.server";
+import { logFailure } from "~/lib/log.server";
 import { itemPath } from "~/lib/safe-path";
 import { trackClick } from "~/signals/signals.server";
-import { logFailure } from "~/lib/log.server";
 
 /** Where Used export per section: at most 1000 records, `where-used-{type}-all-{item}-{date}.csv`. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

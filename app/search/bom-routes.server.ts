@@ -1,10 +1,10 @@
 import { json, redirect } from "@remix-run/node";
 import { requestIdOf } from "~/lib/http.server";
+import { logFailure } from "~/lib/log.server";
 import { itemPath } from "~/lib/safe-path";
 import { backParam, bomTypeCounts, itemNumberParam, loadBomSection, type SectionSpec } from "./bom-page.server";
 import { BOM_PAGE_SIZE, BOM_TABLE_COLUMNS } from "./bom-view";
 import type { BomType } from "./engine";
-import { logFailure } from "~/lib/log.server";
 
 const spec = (type: BomType, title: string): SectionSpec => ({
   prefix: type,

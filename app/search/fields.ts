@@ -292,9 +292,10 @@ export function formatValue(value: unknown): string {
   return String(value);
 }
 
-/** True when the item's status contains "inactive" in any case (spec §2 "Results table"). */
+/** A status field: the catalogue's own, or any visible field whose key is `status`. */
 const isStatusField = perName((name: string): boolean => name === "attribute_status_s" || (!isHiddenField(name) && fieldKey(name) === "status"));
 
+/** True when the item's status contains "inactive" in any case (spec §2 "Results table"). */
 export function isInactive(doc: FieldRecord): boolean {
   for (const name in doc) {
     // A status field's key is part of its name: most names are ruled out without a lookup.

@@ -38,7 +38,7 @@ export async function neighboursOf(
     if (!doc) return null;
     const itemNumber = String(doc.item_number_s ?? doc.id);
     const page = Math.floor(pos / state.rows) + 1;
-    return { itemNumber, href: productLink(itemNumber, searchHref(goToPage(state, page), config), pos, answer.value.queryId) };
+    return { itemNumber, href: productLink(itemNumber, searchHref(goToPage(state, page), config), pos) };
   };
   return {
     prev: at > 0 ? link(docs[at - 1], position - 1) : null,

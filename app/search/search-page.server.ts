@@ -2,15 +2,16 @@ import { json, redirect } from "@remix-run/node";
 import { getConfig } from "~/config.server";
 import { buildExportDialog, exportScopeOf, isViewParam } from "~/export/export-dialog.server";
 import { requestIdOf } from "~/lib/http.server";
-import { itemPath, productLink, withBack } from "~/lib/safe-path";
+import { logFailure } from "~/lib/log.server";
+import { isQueryId, itemPath, productLink, withBack } from "~/lib/safe-path";
+import { recordSignal } from "~/signals/signals.server";
+import type { SearchResponse } from "./engine";
 import { userMessageOf } from "./errors";
 import { addRecentSearch, readRecentSearches, serializeRecentSearches } from "./recent-searches.server";
 import { buildSearchView, facetTermsOf, searchRequestOf, totalPages } from "./search-view";
-import { getSearchService } from "./service.server";
+import { getSearchService, type Answer } from "./service.server";
 import type { SearchConfig } from "./search-config";
 import { goToPage, parseSearchParams, searchHref, serializeSearchState, withQuery, type SearchState } from "./state";
-import { logFailure } from "~/lib/log.server";
-import { recordSignal } from "~/signals/signals.server";
 
 /**
  * Forms without JavaScript send untrimmed queries, defaults and parameters in form order; bad
@@ -49,6 +50,23 @@ function exportMenuOf(state: SearchState, config: SearchConfig, shown: number, t
   return { allHref: href("all"), pageHref: href("page"), shown, total };
 }
 
+/** The usage signal of a search; with Fusion's query id when Fusion answered. */
+function recordSearch(state: SearchState, answer: Answer<SearchResponse>): void {
+  const queryId = answer.value.queryId;
+  void recordSignal({
+    type: "search",
+    data: {
+      query: state.q,
+      numResults: answer.value.total,
+      searchTime: Math.round(answer.engineMs),
+      filters: state.filters.map((f) => ({ field: f.field, value: f.value, type: f.type })),
+      page: state.page,
+      engine: answer.engine,
+      ...(queryId && isQueryId(queryId) ? { fusionQueryId: queryId } : {}),
+    },
+  });
+}
+
 /** Loads a search results page from its URL: the search route and the home page share it. */
 export async function loadSearchPage(request: Request, options: { home?: boolean } = {}) {
   const url = new URL(request.url);
@@ -77,21 +95,11 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
       response: answer.value,
       config,
       facetTerms: facetTermsOf(url.searchParams),
-      productHref: (item, back, position) => productLink(item, back, position, answer.value.queryId),
+      productHref: (item, back, position) => productLink(item, back, position, { queryId: answer.value.queryId }),
       whereUsedHref: (item, back) => withBack(itemPath("/where-used", item), back),
     });
-    void recordSignal({
-      type: "search",
-      data: {
-        query: state.q,
-        numResults: total,
-        searchTime: Math.round(answer.engineMs),
-        filters: state.filters.map((f) => ({ field: f.field, value: f.value, type: f.type })),
-        page: state.page,
-        engine: answer.engine,
-        ...(answer.value.queryId ? { fusionQueryId: answer.value.queryId } : {}),
-      },
-    });
+    // A search, not the home page's list nor a dialog or a facet's value search over the same results.
+    if (!options.home && ![...url.searchParams.keys()].some(isViewParam)) recordSearch(state, answer);
     const headers = new Headers({
       "Server-Timing": `engine;dur=${answer.engineMs.toFixed(1)}, app;dur=${(performance.now() - started - answer.engineMs).toFixed(1)}`,
       "Cache-Control": "private, no-store",

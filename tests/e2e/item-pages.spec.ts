@@ -64,7 +64,7 @@ test.describe("item detail page", () => {
 
     await resultRows(page).first().locator("a.row-link").click();
 
-    await expect(page).toHaveURL(urlWith(productPath(item), [["back", searchPath], ["pos", "20"]]));
+    await expect(page).toHaveURL(urlWith(productPath(item), [["back", searchPath], ["pos", "20"], ["via", "result"]]));
     await expect(productTitle(page)).toContainText(description);
     await expect(productTitle(page)).toContainText(`(${item})`);
     const spec = new Map(await specificationRows(page));
@@ -83,7 +83,7 @@ test.describe("item detail page", () => {
     await openSearch(page, testInfo, searchUrl({ q: "pump" }));
     const first = (await columnTexts(page, "Item Number"))[0]!;
     await resultRows(page).first().locator("a.row-link").click();
-    await expect(page).toHaveURL(urlWith(productPath(first), [["back", searchUrl({ q: "pump" })], ["pos", "0"]]));
+    await expect(page).toHaveURL(urlWith(productPath(first), [["back", searchUrl({ q: "pump" })], ["pos", "0"], ["via", "result"]]));
 
     // Blank values sort last: the last page sorted by manufacturer holds items without one.
     await openSearch(page, testInfo, searchUrl({ sort: "manufacturer asc", rows: 100 }));
@@ -117,7 +117,7 @@ test.describe("item detail page", () => {
     expect(items.length).toBeGreaterThanOrEqual(3);
 
     await resultRows(page).nth(1).locator("a.row-link").click();
-    await expect(page).toHaveURL(urlWith(productPath(items[1]!), [["back", url], ["pos", "1"]]));
+    await expect(page).toHaveURL(urlWith(productPath(items[1]!), [["back", url], ["pos", "1"], ["via", "result"]]));
     const nav = page.getByRole("navigation", { name: "Results" });
     await expect(nav.getByRole("link", { name: `← Previous: ${items[0]}`, exact: true })).toBeVisible();
     await expect(nav.getByText(`Result 2 of ${total}`, { exact: true })).toBeVisible();

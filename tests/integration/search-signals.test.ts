@@ -16,7 +16,8 @@ process.env.FUSION_URL = "http://fusion.test";
 process.env.FUSION_APP = "parts";
 process.env.SIGNALS_ENABLED = "true";
 
-const QUERY_ID = "Q-7f3a_19";
+/** Fusion gives every request an id of its own. */
+let queries = 0;
 const DOCS = [
   { id: "ITEM-1", item_number_s: "W100", item_description_t: "Drain Pump", category_s: "Pumps" },
   { id: "ITEM-2", item_number_s: "W200", item_description_t: "Condensate Pump", category_s: "Pumps" },
@@ -32,7 +33,7 @@ const fusion = setupServer(
     const found = rows === 1 && !q.includes("pump") ? DOCS.filter((d) => q.includes(d.item_number_s) || q.includes(d.id)) : DOCS;
     return HttpResponse.json(
       { responseHeader: { status: 0 }, response: { numFound: found.length, start, docs: found.slice(start, start + rows) } },
-      { headers: { "x-fusion-query-id": QUERY_ID } },
+      { headers: { "x-fusion-query-id": `Q-7f3a_${++queries}` } },
     );
   }),
 );
@@ -61,44 +62,77 @@ async function searchPage(path: string) {
   return (await response.json()) as { degraded: boolean; view: { rows: { itemNumber: string; href: string }[] } };
 }
 
+const lastOf = async (type: string) => (await readSignals()).filter((s) => s.type === type).at(-1);
+
 describe("signals of a search through Fusion", () => {
-  it("the search signal names Fusion's query id, and each result link carries it", async () => {
+  it("the search signal names Fusion's query id, and each result link carries the same", async () => {
     const page = await searchPage("/crib-search/search?q=pump");
     expect(page.degraded).toBe(false);
     expect(page.view.rows.map((r) => r.itemNumber)).toEqual(["W100", "W200"]);
-    for (const row of page.view.rows) expect(new URL(row.href, "http://localhost").searchParams.get("qid")).toBe(QUERY_ID);
-
-    const search = (await readSignals()).filter((s) => s.type === "search");
-    expect(search.at(-1)?.data).toMatchObject({ query: "pump", numResults: 2, engine: "fusion", fusionQueryId: QUERY_ID, page: 1, filters: [] });
+    const search = await lastOf("search");
+    expect(search?.data).toMatchObject({ query: "pump", numResults: 2, engine: "fusion", page: 1, filters: [] });
+    expect(search?.data.fusionQueryId).toMatch(/^Q-7f3a_\d+$/);
+    for (const row of page.view.rows) {
+      const params = new URL(row.href, "http://localhost").searchParams;
+      expect(params.get("qid")).toBe(search?.data.fusionQueryId);
+      expect(params.get("via")).toBe("result");
+    }
   });
 
-  it("opening a result records the click with its position, the query and Fusion's query id", async () => {
+  it("opening a result records the click with its position, the query and that query id, once", async () => {
     const page = await searchPage("/crib-search/search?q=pump");
+    const qid = (await lastOf("search"))?.data.fusionQueryId;
     const row = page.view.rows[1]!;
     const url = new URL(row.href, "http://localhost");
     const product = (await productLoader({ request: new Request(url), params: { id: row.itemNumber }, context: {} })) as {
+      whereUsedHref: string;
+      bomHref: string;
       neighbours: { prev: { href: string } | null };
     };
-    expect(new URL(product.neighbours.prev!.href, "http://localhost").searchParams.get("qid")).toBe(QUERY_ID);
-
-    const clicks = (await readSignals()).filter((s) => s.type === "click");
-    expect(clicks.at(-1)?.data).toMatchObject({ docId: "ITEM-2", position: 1, query: "pump", fusionQueryId: QUERY_ID });
-    expect(clicks.at(-1)?.data.url).toBe(`${url.pathname}${url.search}`);
+    const click = await lastOf("click");
+    expect(click?.data).toMatchObject({ docId: "ITEM-2", position: 1, query: "pump", fusionQueryId: qid });
+    // The page's own address, and with it the way back from Where Used and BOM, is without the marks.
+    const self = new URL(String(click?.data.url), "http://localhost");
+    expect([...self.searchParams.keys()].sort()).toEqual(["back", "pos"]);
+    for (const href of [product.whereUsedHref, product.bomHref, product.neighbours.prev!.href]) {
+      const back = new URL(href, "http://localhost").searchParams;
+      expect(back.has("via") && back.get("via") === "result").toBe(false);
+      expect(back.has("qid")).toBe(false);
+      expect(new URL(back.get("back") ?? "/", "http://localhost").searchParams.has("via")).toBe(false);
+    }
   });
 
-  it("a query id that is not one is neither recorded nor passed on", async () => {
-    const forged = `/product/W100?${new URLSearchParams({ back: "/crib-search/search?q=pump", pos: "0", qid: '"><script>' })}`;
-    await productLoader({ request: new Request(`http://localhost${forged}`), params: { id: "W100" }, context: {} });
-    const click = (await readSignals()).filter((s) => s.type === "click").at(-1);
+  it("a made-up position records no click; a query id that is not one is left out; the query is the search's", async () => {
+    const link = (pos: string, qid: string) =>
+      `http://localhost/product/W100?${new URLSearchParams({ back: "/crib-search/search?q=%20%20pump%20", pos, via: "result", qid })}`;
+    const clicks = async () => (await readSignals()).filter((s) => s.type === "click").length;
+
+    const before = await clicks();
+    await productLoader({ request: new Request(link("7", "Q-1")), params: { id: "W100" }, context: {} });
+    expect(await clicks()).toBe(before);
+
+    await productLoader({ request: new Request(link("0", '"><script>')), params: { id: "W100" }, context: {} });
+    const click = await lastOf("click");
     expect(click?.data).toMatchObject({ docId: "ITEM-1", position: 0, query: "pump" });
     expect(click?.data).not.toHaveProperty("fusionQueryId");
   });
 
-  it("an item page opened directly is a view, not a result click", async () => {
+  it("an item page opened directly, or by Previous and Next, is a view, not a result click", async () => {
     const before = (await readSignals()).filter((s) => s.type === "click").length;
     await productLoader({ request: new Request("http://localhost/product/W100"), params: { id: "W100" }, context: {} });
+    const next = `http://localhost/product/W200?${new URLSearchParams({ back: "/crib-search/search?q=pump", pos: "1" })}`;
+    await productLoader({ request: new Request(next), params: { id: "W200" }, context: {} });
     const signals = await readSignals();
     expect(signals.filter((s) => s.type === "click")).toHaveLength(before);
-    expect(signals.at(-1)).toMatchObject({ type: "view", data: { docId: "ITEM-1" } });
+    expect(signals.at(-1)).toMatchObject({ type: "view", data: { docId: "ITEM-2" } });
+  });
+
+  it("the home page's list and a dialog over the same results are not searches", async () => {
+    const before = (await readSignals()).filter((s) => s.type === "search").length;
+    await searchPage("/crib-search/search?q=pump&facet-category=pu");
+    await searchPage("/crib-search/search?q=pump&export=all");
+    const home = (await import("~/routes/crib-search._index")).loader;
+    await home({ request: new Request("http://localhost/crib-search"), params: {}, context: {} });
+    expect((await readSignals()).filter((s) => s.type === "search")).toHaveLength(before);
   });
 });
