@@ -1,6 +1,7 @@
 import { AppForm, AppLink } from "./nav";
 import { useEffect, useState } from "react";
 import type { FacetView, SelectedFilterView } from "~/search/search-view";
+import { filterToggleHref } from "~/search/state";
 import { HiddenInputs } from "./hidden-inputs";
 import { useHydrated } from "./use-hydrated";
 
@@ -100,7 +101,7 @@ function FacetGroup({ facet, hidden }: { facet: FacetView; hidden: [string, stri
                 </span>
                 {v.selected && <span className="visually-hidden">{v.selected === "include" ? "(included)" : "(excluded)"}</span>}
                 <AppLink
-                  to={v.includeHref}
+                  to={filterToggleHref(hidden, facet.param, v.value, v.selected, "include")}
                   className={`facet-toggle include${v.selected === "include" ? " on" : ""}`}
                   aria-label={`${v.selected === "include" ? "Stop including" : "Include"} ${facet.label}: ${v.value}`}
                   title={v.selected === "include" ? "Remove this filter" : "Only show this value"}
@@ -108,7 +109,7 @@ function FacetGroup({ facet, hidden }: { facet: FacetView; hidden: [string, stri
                   +
                 </AppLink>
                 <AppLink
-                  to={v.excludeHref}
+                  to={filterToggleHref(hidden, facet.param, v.value, v.selected, "exclude")}
                   className={`facet-toggle exclude${v.selected === "exclude" ? " on" : ""}`}
                   aria-label={`${v.selected === "exclude" ? "Stop excluding" : "Exclude"} ${facet.label}: ${v.value}`}
                   title={v.selected === "exclude" ? "Remove this filter" : "Hide this value"}

@@ -8,6 +8,8 @@ import {
   clearWithin,
   EMPTY_STATE,
   effectiveQuery,
+  filterParamName,
+  filterToggleHref,
   goToPage,
   normalizeQuery,
   PAGE_SIZES,
@@ -116,6 +118,36 @@ function randomParams(rng: Rng): URLSearchParams {
   }
   return params;
 }
+
+describe("filterToggleHref", () => {
+  it("gives the href of toggleFilter for every value of every facet, from the parameters alone", () => {
+    const rng = prng(20261123);
+    let checked = 0;
+    for (let i = 0; i < 300; i++) {
+      const s = randomValidState(rng);
+      const params = [...serializeSearchState(s, config)];
+      for (const field of config.allFacetFields) {
+        const name = filterParamName(field, config);
+        if (name === null) continue;
+        // The values the page would list: the selected ones, and others, some needing cleaning.
+        const values = [
+          ...s.filters.filter((f) => f.field === field).map((f) => f.value),
+          randomText(rng),
+          rng.pick(["same", "", "\0", "a\uD800b", " padded "]),
+        ];
+        for (const value of values) {
+          const selected = s.filters.find((f) => f.field === field && f.value === value)?.type ?? null;
+          for (const type of ["include", "exclude"] as const) {
+            const expected = searchHref(toggleFilter(s, { field, value, type }), config);
+            expect(filterToggleHref(params, name, value, selected, type), `case ${i}: ${field} ${type} ${JSON.stringify(value)} on ${serialize(s)}`).toBe(expected);
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(5000);
+  });
+});
 
 describe("URL codec round trip", () => {
   it("parse(serialize(s)) equals s for random valid states", () => {

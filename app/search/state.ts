@@ -1,4 +1,4 @@
-import type { Filter, Sort, SortDirection } from "./engine";
+import type { Filter, FilterType, Sort, SortDirection } from "./engine";
 import { fieldKey, resolveFacetField } from "./fields";
 import type { SearchConfig } from "./search-config";
 
@@ -230,6 +230,42 @@ export function serializeSearchState(state: SearchState, config: SearchConfig): 
 
 export function searchHref(state: SearchState, config: SearchConfig, path = "/crib-search/search"): string {
   const query = serializeSearchState(state, config).toString();
+  return query === "" ? path : `${path}?${query}`;
+}
+
+/** A facet field's name in the URL (`f=<name>:<value>`): its key, or its full name when two share the key. */
+export function filterParamName(field: string, config: SearchConfig): string | null {
+  return shortName(field, (name) => resolveFacetField(name, config));
+}
+
+/**
+ * The link that toggles one facet value of the current search, built from the search's canonical
+ * parameters (as `serializeSearchState` writes them) without its state or the configuration: a page
+ * carries its facet values without a pair of ready-made links each, and renders them. The same
+ * href as `searchHref` of `removeFilter` (the value has that type already) or `addFilter` (tested
+ * against both): the value's other type is dropped, the new filter goes after the last of its kind,
+ * the page goes back to the first.
+ */
+export function filterToggleHref(
+  params: readonly (readonly [string, string])[],
+  name: string,
+  value: string,
+  selected: FilterType | null,
+  type: FilterType,
+  path = "/crib-search/search",
+): string {
+  const clean = cleanText(value);
+  const entry = `${name}:${clean}`;
+  const out = params.filter(([n, v]) => n !== "page" && !((n === "f" || n === "nf") && v === entry));
+  if (selected !== type && clean !== "") {
+    const own = type === "include" ? "f" : "nf";
+    let at = 0;
+    out.forEach(([n], i) => {
+      if (n === "q" || n === "f" || n === own) at = i + 1;
+    });
+    out.splice(at, 0, [own, entry]);
+  }
+  const query = new URLSearchParams(out as [string, string][]).toString();
   return query === "" ? path : `${path}?${query}`;
 }
 
