@@ -1,5 +1,6 @@
 import { AppLink } from "./nav";
-import type { Column, ResultRow } from "~/search/search-view";
+import { itemPath, productLink, withBack } from "~/lib/safe-path";
+import type { Column, ResultLinks, ResultRow } from "~/search/search-view";
 import { highlighted } from "./highlighted";
 import { ProductImage } from "./product-image";
 
@@ -12,7 +13,8 @@ function SortIndicator({ sorted }: { sorted: Column["sorted"] }) {
   );
 }
 
-export function ResultsTable({ columns, rows }: { columns: Column[]; rows: ResultRow[] }) {
+export function ResultsTable({ columns, rows, links }: { columns: Column[]; rows: ResultRow[]; links: ResultLinks }) {
+  const fromResults = { queryId: links.queryId ?? undefined };
   if (rows.length === 0) return <p className="muted">No results to display</p>;
   return (
     <div className="table-scroll">
@@ -44,25 +46,25 @@ export function ResultsTable({ columns, rows }: { columns: Column[]; rows: Resul
           </tr>
         </thead>
         <tbody>
-          {rows.map((row) => (
+          {rows.map((row, index) => (
             <tr key={row.id} className={row.inactive ? "inactive" : undefined}>
               <td className="col-image">
                 <ProductImage src={row.image} label={row.itemNumber} />
               </td>
-              {row.cells.map((cell, i) => (
-                <td key={cell.field}>
+              {row.cells.map((text, i) => (
+                <td key={columns[i]?.field ?? i}>
                   {i === 0 ? (
-                    <AppLink to={row.href} className="row-link">
-                      {highlighted(cell.text)}
+                    <AppLink to={productLink(row.itemNumber, links.back, links.offset + index, fromResults)} className="row-link">
+                      {highlighted(text)}
                       {row.inactive && <span className="badge-inactive"> (inactive item)</span>}
                     </AppLink>
                   ) : (
-                    highlighted(cell.text)
+                    highlighted(text)
                   )}
                 </td>
               ))}
               <td className="col-actions">
-                <AppLink to={row.whereUsedHref} className="button small secondary">
+                <AppLink to={withBack(itemPath("/where-used", row.itemNumber), links.back)} className="button small secondary">
                   Where Used<span className="visually-hidden">{` for ${row.itemNumber}`}</span>
                 </AppLink>
               </td>

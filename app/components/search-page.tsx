@@ -123,7 +123,7 @@ export function SearchPage({ view, error, degraded, emptyCatalog, recentSearches
             )
           ) : (
             <>
-              <ResultsTable columns={view.columns} rows={view.rows} />
+              <ResultsTable columns={view.columns} rows={view.rows} links={view.rowLinks} />
               <Pager pager={view.pager} rowsPerPage={view.rowsPerPage} pageSizes={PAGE_SIZES} hidden={view.hidden} action={ACTION} />
             </>
           )}

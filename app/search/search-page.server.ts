@@ -3,7 +3,7 @@ import { getConfig } from "~/config.server";
 import { buildExportDialog, exportScopeOf, isViewParam } from "~/export/export-dialog.server";
 import { requestIdOf } from "~/lib/http.server";
 import { logFailure } from "~/lib/log.server";
-import { isQueryId, itemPath, productLink, withBack } from "~/lib/safe-path";
+import { isQueryId, itemPath } from "~/lib/safe-path";
 import { recordSignal } from "~/signals/signals.server";
 import type { SearchResponse } from "./engine";
 import { userMessageOf } from "./errors";
@@ -95,8 +95,7 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
       response: answer.value,
       config,
       facetTerms: facetTermsOf(url.searchParams),
-      productHref: (item, back, position) => productLink(item, back, position, { queryId: answer.value.queryId }),
-      whereUsedHref: (item, back) => withBack(itemPath("/where-used", item), back),
+      ...(answer.value.queryId && isQueryId(answer.value.queryId) ? { queryId: answer.value.queryId } : {}),
     });
     // A search, not the home page's list nor a dialog or a facet's value search over the same results.
     if (!options.home && ![...url.searchParams.keys()].some(isViewParam)) recordSearch(state, answer);

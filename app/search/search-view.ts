@@ -1,9 +1,10 @@
 /**
  * Builds everything the search page shows from the state, the engine's answer and the search
- * configuration: rows, columns, facets and pager, each with its ready-made link, except the facet
- * values': the panel builds those from the page's parameters (`filterToggleHref`, tested against
- * the state transitions), since two links for each of a hundred values were the larger part of the
- * page's data. Pure, so the components only render props.
+ * configuration: rows, columns, facets and pager, each with its ready-made link, except the links
+ * of the facet values and the rows: the panel builds those from the page's parameters
+ * (`filterToggleHref`, tested against the state transitions) and the table from `rowLinks`, since
+ * two links for each of a hundred values and twenty rows were most of the page's data, written
+ * into the page twice (once more for hydration). Pure, so the components only render props.
  */
 import { HL_POST, HL_PRE, type Doc, type FacetResult, type FilterType, type SearchRequest, type SearchResponse } from "./engine";
 import {
@@ -43,12 +44,20 @@ export interface Column {
 export interface ResultRow {
   id: string;
   itemNumber: string;
-  href: string;
-  whereUsedHref: string;
   inactive: boolean;
   image: string | null;
-  /** Cell text; highlighted runs are between the engine's HL_PRE and HL_POST markers. */
-  cells: { field: string; text: string }[];
+  /** Cell texts in the order of the columns; highlighted runs are between HL_PRE and HL_POST. */
+  cells: string[];
+}
+
+/** What the rows' links are built from (`resultLinks`): the same for every row but the position. */
+export interface ResultLinks {
+  /** This search, for the item page's Back. */
+  back: string;
+  /** The position of the first row in the whole result list. */
+  offset: number;
+  /** The search platform's id of this search, for the usage signal of a click. */
+  queryId: string | null;
 }
 
 export interface FacetValueView {
@@ -109,6 +118,7 @@ export interface SearchView {
   heading: string;
   columns: Column[];
   rows: ResultRow[];
+  rowLinks: ResultLinks;
   facets: FacetView[];
   selected: SelectedFilterView[];
   clearFiltersHref: string | null;
@@ -197,9 +207,8 @@ export function buildSearchView(input: {
   response: Pick<SearchResponse, "docs" | "total" | "facets" | "highlighting">;
   config: SearchConfig;
   facetTerms?: Record<string, string>;
-  /** Link to a result's detail page; gets the search URL for Back and the result's position. */
-  productHref: (itemNumber: string, back: string, position: number) => string;
-  whereUsedHref: (itemNumber: string, back: string) => string;
+  /** The search platform's id of this search, when it has one. */
+  queryId?: string;
 }): SearchView {
   const { state, response, config } = input;
   const here = searchHref(state, config);
@@ -220,17 +229,14 @@ export function buildSearchView(input: {
     });
 
   const offset = (state.page - 1) * state.rows;
-  const rows: ResultRow[] = response.docs.map((doc, index) => {
-    const itemNumber = String(doc.item_number_s ?? doc.id);
+  const rows: ResultRow[] = response.docs.map((doc) => {
     const image = typeof doc.primary_image_url_s === "string" ? doc.primary_image_url_s : null;
     return {
       id: doc.id,
-      itemNumber,
-      href: input.productHref(itemNumber, here, offset + index),
-      whereUsedHref: input.whereUsedHref(itemNumber, here),
+      itemNumber: String(doc.item_number_s ?? doc.id),
       inactive: isInactive(doc),
       image: image && /^(https?:\/\/|\/)/.test(image) && !image.startsWith("//") ? image : null,
-      cells: columns.map((c) => ({ field: c.field, text: cellText(doc, c.field, response.highlighting) })),
+      cells: columns.map((c) => cellText(doc, c.field, response.highlighting)),
     };
   });
 
@@ -284,6 +290,7 @@ export function buildSearchView(input: {
     heading,
     columns,
     rows,
+    rowLinks: { back: here, offset, queryId: input.queryId ?? null },
     facets,
     selected,
     clearFiltersHref: state.filters.length > 0 ? searchHref(clearFilters(state), config) : null,

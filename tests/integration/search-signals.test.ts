@@ -8,6 +8,8 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { productLink } from "~/lib/safe-path";
+import type { ResultLinks } from "~/search/search-view";
 import type { readSignals as ReadSignals } from "~/signals/signals.server";
 import { useTemporaryCatalog } from "./setup-catalog";
 
@@ -59,7 +61,11 @@ afterAll(async () => {
 async function searchPage(path: string) {
   const response = (await searchLoader({ request: new Request(`http://localhost${path}`), params: {}, context: {} })) as Response;
   expect(response.status).toBe(200);
-  return (await response.json()) as { degraded: boolean; view: { rows: { itemNumber: string; href: string }[] } };
+  const data = (await response.json()) as { degraded: boolean; view: { rows: { itemNumber: string }[]; rowLinks: ResultLinks } };
+  // The links as the results table builds them.
+  const { back, offset, queryId } = data.view.rowLinks;
+  const rows = data.view.rows.map((row, i) => ({ ...row, href: productLink(row.itemNumber, back, offset + i, { queryId: queryId ?? undefined }) }));
+  return { ...data, view: { ...data.view, rows } };
 }
 
 const lastOf = async (type: string) => (await readSignals()).filter((s) => s.type === type).at(-1);
