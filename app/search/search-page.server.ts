@@ -51,8 +51,7 @@ function exportMenuOf(state: SearchState, config: SearchConfig, shown: number, t
 }
 
 /** The usage signal of a search; with Fusion's query id when Fusion answered. */
-function recordSearch(state: SearchState, answer: Answer<SearchResponse>): void {
-  const queryId = answer.value.queryId;
+function recordSearch(state: SearchState, answer: Answer<SearchResponse>, queryId: string | undefined): void {
   void recordSignal({
     type: "search",
     data: {
@@ -62,7 +61,7 @@ function recordSearch(state: SearchState, answer: Answer<SearchResponse>): void 
       filters: state.filters.map((f) => ({ field: f.field, value: f.value, type: f.type })),
       page: state.page,
       engine: answer.engine,
-      ...(queryId && isQueryId(queryId) ? { fusionQueryId: queryId } : {}),
+      ...(queryId ? { fusionQueryId: queryId } : {}),
     },
   });
 }
@@ -90,15 +89,17 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
     // A page past the end shows the last page rather than an empty page with a wrong count.
     if (total > 0 && state.page > pages) throw redirect(searchHref(goToPage(state, pages), config));
 
+    // Fusion's id of this search, when it is one that may travel in a link (rows) and a signal.
+    const queryId = answer.value.queryId && isQueryId(answer.value.queryId) ? answer.value.queryId : undefined;
     const view = buildSearchView({
       state,
       response: answer.value,
       config,
       facetTerms: facetTermsOf(url.searchParams),
-      ...(answer.value.queryId && isQueryId(answer.value.queryId) ? { queryId: answer.value.queryId } : {}),
+      ...(queryId ? { queryId } : {}),
     });
     // A search, not the home page's list nor a dialog or a facet's value search over the same results.
-    if (!options.home && ![...url.searchParams.keys()].some(isViewParam)) recordSearch(state, answer);
+    if (!options.home && ![...url.searchParams.keys()].some(isViewParam)) recordSearch(state, answer, queryId);
     const headers = new Headers({
       "Server-Timing": `engine;dur=${answer.engineMs.toFixed(1)}, app;dur=${(performance.now() - started - answer.engineMs).toFixed(1)}`,
       "Cache-Control": "private, no-store",
