@@ -7,6 +7,12 @@
  * search page (answered from the embedded catalogue) is measured with 10 concurrent clients.
  * The stand-in runs in its own process so that it does not share an event loop with the load.
  *
+ * The same load then goes to the harness alone (bench/harness-floor.ts): a bare Node server that
+ * sends the portal's Fusion query to the stand-in and answers with the portal's page. What it
+ * measures over 100 ms (the stand-in's timers, loopback HTTP, the load generator, all on the same
+ * cores) is counted against the portal too; printing it beside the portal's figures tells a slow
+ * spell of the machine from a slower portal.
+ *
  * npm run bench:overhead -- '/api/search?q=pump&f=org_code:LOU' measures another path the same way
  * (the JSON API: the same Fusion call without a page).
  */
@@ -17,7 +23,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { buildSampleCatalog } from "../app/search/engines/embedded/catalog-build.server";
 import { percentile, table } from "./lib";
-import { buildApp, startServer, startStandIn } from "./server";
+import { buildApp, startHarnessFloor, startServer, startStandIn } from "./server";
 
 const OUT = path.resolve("bench/out");
 const CATALOG = path.join(OUT, "catalog-5000.db");
@@ -90,9 +96,23 @@ try {
   const page = `${server.url}${PAGE}`;
   const check = await fetch(page);
   if (!check.ok) throw new Error(`${PAGE} answered ${check.status}`);
+  const pageBytes = new Uint8Array(await check.arrayBuffer());
+  const recorded = (await (await fetch(`${standIn.url}/__control/requests`)).json()) as { path: string; params: [string, string][] }[];
+  const fusionCall = recorded.findLast((r) => r.path.startsWith("/api/apps/"));
+  if (!fusionCall) throw new Error(`${PAGE} made no call to the stand-in`);
   await load(page, 3); // warm-up
   const single = await load(page, 10, 1);
   const fused = await load(page, 20);
+
+  const floor = await startHarnessFloor(`${standIn.url}${fusionCall.path}?${new URLSearchParams(fusionCall.params)}`, pageBytes);
+  let floorSingle: autocannon.Result, floorFused: autocannon.Result;
+  try {
+    await load(floor.url, 3);
+    floorSingle = await load(floor.url, 10, 1);
+    floorFused = await load(floor.url, 20);
+  } finally {
+    floor.stop();
+  }
   const health = (await (await fetch(`${server.url}/api/health`)).json()) as { data: { engines: { serving: string } } };
   if (health.data.engines.serving !== "fusion") throw new Error("the portal is not serving from Fusion");
 
@@ -128,12 +148,17 @@ try {
     ]),
   );
   console.log(`\nthe same with 1 connection (no queueing): p50 ${single.latency.p50} ms, p99 ${single.latency.p99} ms, overhead p50 ${single.latency.p50 - LATENCY_MS} ms, p99 ${single.latency.p99 - LATENCY_MS} ms`);
+  console.log(
+    `\nthe harness alone (the same Fusion call and page bytes through a bare Node server), p50 / p99 minus ${LATENCY_MS} ms:` +
+      ` 10 connections +${floorFused.latency.p50 - LATENCY_MS} / +${floorFused.latency.p99 - LATENCY_MS} ms,` +
+      ` 1 connection +${floorSingle.latency.p50 - LATENCY_MS} / +${floorSingle.latency.p99 - LATENCY_MS} ms`,
+  );
   const opened = states.filter((s) => s === "open").length;
   console.log(`\nFusion hanging, breaker open in ${opened} of ${states.length} health answers: fallback page, 10 concurrent clients for 15 s:`);
   console.log(table([["requests", "errors", "p50", "p95", "max"], [open.count, open.errors, `${open.p50.toFixed(1)} ms`, `${open.p95.toFixed(1)} ms`, `${open.max.toFixed(1)} ms`]]));
   fs.writeFileSync(
     path.join(OUT, PAGE === SEARCH_PAGE ? "overhead.json" : "overhead-other-page.json"),
-    JSON.stringify({ node: process.version, date: new Date().toISOString(), page: PAGE, workers: WORKERS, single: { p50: single.latency.p50, p99: single.latency.p99 }, fused: { p50: fused.latency.p50, p99: fused.latency.p99, rps: fused.requests.average, non2xx: fused.non2xx }, breakerOpen: open }, null, 2),
+    JSON.stringify({ node: process.version, date: new Date().toISOString(), page: PAGE, workers: WORKERS, single: { p50: single.latency.p50, p99: single.latency.p99 }, fused: { p50: fused.latency.p50, p99: fused.latency.p99, rps: fused.requests.average, non2xx: fused.non2xx }, harnessFloor: { single: { p50: floorSingle.latency.p50, p99: floorSingle.latency.p99 }, fused: { p50: floorFused.latency.p50, p99: floorFused.latency.p99 } }, breakerOpen: open }, null, 2),
   );
 } finally {
   await server.stop();

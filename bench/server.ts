@@ -70,6 +70,33 @@ export interface RunningStandIn {
   stop(): void;
 }
 
+export interface RunningFloor {
+  url: string;
+  stop(): void;
+}
+
+/**
+ * The benchmark harness without the portal (bench/harness-floor.ts, in a process of its own): it
+ * sends `fusionQuery` to the stand-in for every request and answers with `page`.
+ */
+export async function startHarnessFloor(fusionQuery: string, page: Uint8Array): Promise<RunningFloor> {
+  const port = await freePort();
+  const pageFile = path.resolve("bench/out/harness-floor-page.html");
+  fs.writeFileSync(pageFile, page);
+  const child = spawn("npx", ["tsx", "bench/harness-floor.ts", String(port), fusionQuery, pageFile], {
+    stdio: ["ignore", "pipe", "inherit"],
+    detached: true,
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      if (chunk.toString().includes("ready")) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`the harness floor server exited with ${code}`)));
+  });
+  child.stdout!.resume();
+  return { url: `http://127.0.0.1:${port}`, stop: () => process.kill(-child.pid!, "SIGTERM") };
+}
+
 /** The Fusion stand-in over `catalog`, in a process of its own so that it shares no event loop with the load. */
 export async function startStandIn(catalog: string): Promise<RunningStandIn> {
   const port = await freePort();
