@@ -10,6 +10,7 @@ import type {
   SearchRequest,
   SearchResponse,
 } from "../../engine";
+import { inTurn } from "~/lib/in-turn.server";
 import { SearchError } from "../../errors";
 import { toDoc } from "../fusion/parse-response.server";
 
@@ -26,6 +27,15 @@ const SearchDataSchema = z.object({
 });
 
 const ErrorSchema = z.object({ error: z.object({ message: z.string() }) });
+
+function parseJson(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
 
 /**
  * An external product backend that speaks this portal's own `/api` (DESIGN.md "Backend API").
@@ -49,7 +59,9 @@ export class BackendEngine implements SearchEngine {
     } catch {
       throw new SearchError(NETWORK_ERROR);
     }
-    const body: unknown = await response.json().catch(() => null);
+    const text = await response.text().catch(() => null);
+    // Parsed in a turn, as Fusion's answers are (lib/in-turn.server.ts).
+    const body: unknown = await inTurn(() => parseJson(text));
     if (!response.ok) {
       const parsed = ErrorSchema.safeParse(body);
       throw new SearchError(parsed.success ? parsed.data.error.message : response.statusText || "An error occurred", response.status >= 500 ? 503 : response.status);
