@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import type { BomSectionView } from "~/search/bom-view";
 import { HiddenInputs } from "./hidden-inputs";
 import { PageList } from "./pager";
+import { SortIndicator } from "./results-table";
 
 function cell(value: string | number | null): string {
   return value === null || value === "" ? "N/A" : String(value);
@@ -43,9 +44,7 @@ export function BomSection({ section, action, emptyText, controls, headingLevel 
                     >
                       <AppLink to={c.sortHref} className="sort-link" preventScrollReset>
                         {c.label}
-                        <span className={c.sorted ? "sort-indicator active" : "sort-indicator"} aria-hidden="true">
-                          {c.sorted === "asc" ? "▲" : c.sorted === "desc" ? "▼" : "↕"}
-                        </span>
+                        <SortIndicator sorted={c.sorted} />
                       </AppLink>
                     </th>
                   ))}

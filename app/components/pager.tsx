@@ -62,13 +62,11 @@ export function PageList({ pager, name, section, ends = false }: { pager: PagerV
   return (
     <nav className="pager" aria-label={name}>
       <ul>
-        {ends && <PageStep href={pager.first} label={step("First")} text="«" keepScroll={keep} />}
-        <PageStep href={pager.prev} label={step("Previous")} text="‹" keepScroll={keep} />
+        {ends && <PageStep href={pager.first} label={step("First")} kind="first" keepScroll={keep} />}
+        <PageStep href={pager.prev} label={step("Previous")} kind="prev" keepScroll={keep} />
         {pager.links.map((link) =>
           link.kind === "gap" ? (
-            <li key={link.key} className="gap" aria-hidden="true">
-              …
-            </li>
+            <li key={link.key} className="gap" aria-hidden="true" />
           ) : (
             <li key={link.page}>
               <AppLink
@@ -82,24 +80,21 @@ export function PageList({ pager, name, section, ends = false }: { pager: PagerV
             </li>
           ),
         )}
-        <PageStep href={pager.next} label={step("Next")} text="›" keepScroll={keep} />
-        {ends && <PageStep href={pager.last} label={step("Last")} text="»" keepScroll={keep} />}
+        <PageStep href={pager.next} label={step("Next")} kind="next" keepScroll={keep} />
+        {ends && <PageStep href={pager.last} label={step("Last")} kind="last" keepScroll={keep} />}
       </ul>
     </nav>
   );
 }
 
-function PageStep({ href, label, text, keepScroll }: { href: string | null; label: string; text: string; keepScroll: boolean }) {
+/** A step link; its arrow is drawn by the stylesheet (docs/decisions/009), its name is the label. */
+function PageStep({ href, label, kind, keepScroll }: { href: string | null; label: string; kind: "first" | "prev" | "next" | "last"; keepScroll: boolean }) {
   return (
     <li>
       {href ? (
-        <AppLink to={href} aria-label={label} preventScrollReset={keepScroll}>
-          {text}
-        </AppLink>
+        <AppLink to={href} className={`step ${kind}`} aria-label={label} preventScrollReset={keepScroll} />
       ) : (
-        <span className="disabled" aria-hidden="true">
-          {text}
-        </span>
+        <span className={`step ${kind} disabled`} aria-hidden="true" />
       )}
     </li>
   );

@@ -4,13 +4,12 @@ import type { Column, ResultLinks, ResultRow } from "~/search/search-view";
 import { highlighted } from "./highlighted";
 import { ProductImage } from "./product-image";
 
-function SortIndicator({ sorted }: { sorted: Column["sorted"] }) {
-  if (!sorted) return <span className="sort-indicator" aria-hidden="true">↕</span>;
-  return (
-    <span className="sort-indicator active" aria-hidden="true">
-      {sorted === "asc" ? "▲" : "▼"}
-    </span>
-  );
+/**
+ * The column's sort state as an arrow. Like every glyph outside Latin-1 the arrow is drawn by the
+ * stylesheet, so that a page of Latin-1 text stays a one-byte string (docs/decisions/009).
+ */
+export function SortIndicator({ sorted }: { sorted: Column["sorted"] }) {
+  return <span className={sorted ? `sort-indicator active ${sorted}` : "sort-indicator"} aria-hidden="true" />;
 }
 
 export function ResultsTable({ columns, rows, links }: { columns: Column[]; rows: ResultRow[]; links: ResultLinks }) {

@@ -37,7 +37,7 @@ export async function* bomBatches(
 export function exportProblem(message: string, backHref: string, status: number): Response {
   const escape = (text: string) =>
     text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(message)} – Crib Search</title>
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(message)} · Crib Search</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>
 <body style="font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem">
 <h1 style="font-size:1.3rem">${escape(message)}</h1><p><a href="${escape(backHref)}">← Back</a></p></body></html>`;

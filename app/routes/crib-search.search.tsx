@@ -20,7 +20,7 @@ export function pickHeaders(loaderHeaders: Headers): Headers {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   const query = data?.view?.query;
-  return [{ title: query ? `${query} – Crib Search` : "Search – Crib Search" }];
+  return [{ title: query ? `${query} · Crib Search` : "Search · Crib Search" }];
 };
 
 export default function SearchRoute() {

@@ -83,7 +83,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `${data.itemNumber} – ${data.title} – Crib Search` : "Product – Crib Search" },
+  { title: data ? `${data.itemNumber} · ${data.title} · Crib Search` : "Product · Crib Search" },
 ];
 
 export default function ProductPage() {

@@ -51,7 +51,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Where Used: ${data?.item ?? ""} – Crib Search` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Where Used: ${data?.item ?? ""} · Crib Search` }];
 
 export default function WhereUsedPage() {
   const { item, crumbs, sections, exportBase } = useLoaderData<typeof loader>();

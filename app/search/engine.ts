@@ -51,11 +51,13 @@ export interface FacetResult {
 }
 
 /**
- * Highlight markers. Engines wrap matched text in these private-use characters; the view escapes
- * the text and turns each marked run into a `<mark>` element. They never reach HTML as markup.
+ * Highlight markers. Engines wrap matched text in these control characters; the view escapes the
+ * text and turns each marked run into a `<mark>` element. They never reach HTML as markup. In the
+ * page's hydration data JSON writes them as ASCII escapes, so a page of Latin-1 text stays a
+ * one-byte string (docs/decisions/009).
  */
-export const HL_PRE = "\uE000";
-export const HL_POST = "\uE001";
+export const HL_PRE = "\u0001";
+export const HL_POST = "\u0002";
 
 export interface SearchResponse {
   docs: Doc[];

@@ -291,13 +291,13 @@ describe("facetStep", () => {
 });
 
 describe("highlightStep", () => {
-  it("asks for highlights with fragsize 150, 51200 analysed chars and the private-use markers as tags", () => {
+  it("asks for highlights with fragsize 150, 51200 analysed chars and the control-character markers as tags", () => {
     const params = run(highlightStep, request({ q: "pump" }));
     expect(params.get("hl")).toBe("true");
     expect(params.get("hl.fragsize")).toBe("150");
     expect(params.get("hl.maxAnalyzedChars")).toBe("51200");
-    expect(params.get("hl.tag.pre")).toBe("\uE000");
-    expect(params.get("hl.tag.post")).toBe("\uE001");
+    expect(params.get("hl.tag.pre")).toBe("\u0001");
+    expect(params.get("hl.tag.post")).toBe("\u0002");
     expect(params.get("hl.simple.pre")).toBe(HL_PRE);
     expect(params.get("hl.simple.post")).toBe(HL_POST);
     expect(params.get("hl.fl")?.split(",")).toContain("item_description_t");
