@@ -12,13 +12,14 @@ import type {
   SearchEngine,
   SearchRequest,
 } from "~/search/engine";
+import { HL_POST, HL_PRE } from "~/search/engine";
 import type { BackendEngine as BackendEngineClass } from "~/search/engines/backend/backend-engine.server";
 import { useTemporaryCatalog } from "./setup-catalog";
 
 const { dir } = useTemporaryCatalog(600);
 
 type Loader = (args: LoaderFunctionArgs) => Promise<Response> | Response;
-type Fault = "none" | "error" | "hang";
+type Fault = "none" | "error" | "hang" | "legacy-marks";
 
 let server: http.Server;
 let base: string;
@@ -78,6 +79,12 @@ beforeAll(async () => {
         .end(
           JSON.stringify({ error: { message: "Catalogue is being rebuilt" } })
         );
+      return;
+    }
+    if (fault === "legacy-marks") {
+      // A backend of an earlier release: highlights between U+E000 and U+E001.
+      const data = { docs: [{ id: "a" }], numFound: 1, highlighting: { a: { item_description_t: ["Drain \uE000Pump\uE001"] } } };
+      res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ data }));
       return;
     }
     const url = new URL(req.url ?? "/", "http://backend.test");
@@ -210,6 +217,12 @@ describe.each([
     expect(suggestions.length).toBeGreaterThan(0);
     expect(suggestions).toEqual(await embedded.suggest(prefix, 5));
     expect(await engine.health()).toEqual({ ok: true });
+  });
+
+  it("reads the highlight markers of an earlier release's backend as today's", async () => {
+    fault = "legacy-marks";
+    const got = await backend().search(request({ q: "pump", highlight: true }));
+    expect(got.highlighting).toEqual({ a: { item_description_t: [`Drain ${HL_PRE}Pump${HL_POST}`] } });
   });
 
   it("gives the backend's own message for an error answer", async () => {

@@ -10,18 +10,23 @@ import type {
   SearchRequest,
   SearchResponse,
 } from "../../engine";
+import { HL_POST, HL_PRE } from "../../engine";
 import { inTurn } from "~/lib/in-turn.server";
 import { SearchError } from "../../errors";
 import { toDoc } from "../fusion/parse-response.server";
 
 const NETWORK_ERROR = "Network error - please check your connection";
 
+/** A backend of an earlier release marks highlights with U+E000 and U+E001; read as today's markers. */
+const LEGACY_MARKER = /[\uE000\uE001]/g;
+const Snippet = z.string().transform((text) => text.replace(LEGACY_MARKER, (c) => (c === "\uE000" ? HL_PRE : HL_POST)));
+
 const SearchDataSchema = z.object({
   data: z.object({
     docs: z.array(z.looseObject({ id: z.union([z.string(), z.number()]) })),
     numFound: z.number(),
     facets: z.array(z.object({ field: z.string(), values: z.array(z.object({ value: z.string(), count: z.number() })) })).default([]),
-    highlighting: z.record(z.string(), z.record(z.string(), z.array(z.string()))).default({}),
+    highlighting: z.record(z.string(), z.record(z.string(), z.array(Snippet))).default({}),
     suggestions: z.array(z.string()).default([]),
   }),
 });
