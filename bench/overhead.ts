@@ -15,6 +15,10 @@
  *
  * npm run bench:overhead -- '/api/search?q=pump&f=org_code:LOU' measures another path the same way
  * (the JSON API: the same Fusion call without a page).
+ *
+ * OVERHEAD_ROUNDS=5 npm run bench:overhead repeats the 10-connection load on the portal and on the
+ * harness alone, taking turns, and reports the median round: the machine's speed drifts between
+ * runs a minute apart by as much as any change measured, and turns spread the drift over both.
  */
 import fs from "node:fs";
 import http from "node:http";
@@ -33,6 +37,8 @@ const BREAKER_THRESHOLD = 3;
 const WORKERS = Number(process.env.WEB_CONCURRENCY ?? os.availableParallelism());
 const SEARCH_PAGE = "/crib-search/search?q=pump&f=org_code:LOU";
 const PAGE = process.argv[2] ?? SEARCH_PAGE;
+const ROUNDS = Number(process.env.OVERHEAD_ROUNDS ?? 1);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1 || ROUNDS > 20) throw new Error(`OVERHEAD_ROUNDS is a whole number from 1 to 20, got ${process.env.OVERHEAD_ROUNDS}`);
 if (!PAGE.startsWith("/")) throw new Error(`the page to load is a path starting with /, got ${PAGE}`);
 
 /** A GET on a connection of its own (no keep-alive pool), answering with the body. */
@@ -102,17 +108,29 @@ try {
   if (!fusionCall) throw new Error(`${PAGE} made no call to the stand-in`);
   await load(page, 3); // warm-up
   const single = await load(page, 10, 1);
-  const fused = await load(page, 20);
 
   const floor = await startHarnessFloor(`${standIn.url}${fusionCall.path}?${new URLSearchParams(fusionCall.params)}`, pageBytes);
-  let floorSingle: autocannon.Result, floorFused: autocannon.Result;
+  let floorSingle: autocannon.Result;
+  const rounds: { portal: autocannon.Result; floor: autocannon.Result }[] = [];
   try {
     await load(floor.url, 3);
     floorSingle = await load(floor.url, 10, 1);
-    floorFused = await load(floor.url, 20);
+    for (let round = 0; round < ROUNDS; round++) {
+      if (round === 0) await load(page, 3); // warm again after the harness's runs
+      rounds.push({ portal: await load(page, 20), floor: await load(floor.url, 20) });
+    }
   } finally {
     floor.stop();
   }
+  const middle = (pick: (r: (typeof rounds)[number]) => number) => [...rounds.map(pick)].sort((a, b) => a - b)[rounds.length >> 1]!;
+  const fused = {
+    p50: middle((r) => r.portal.latency.p50),
+    p99: middle((r) => r.portal.latency.p99),
+    rps: middle((r) => r.portal.requests.average),
+    total: middle((r) => r.portal.requests.total),
+    non2xx: rounds.reduce((sum, r) => sum + r.portal.non2xx, 0),
+  };
+  const floorFused = { p50: middle((r) => r.floor.latency.p50), p99: middle((r) => r.floor.latency.p99) };
   const health = (await (await fetch(`${server.url}/api/health`)).json()) as { data: { engines: { serving: string } } };
   if (health.data.engines.serving !== "fusion") throw new Error("the portal is not serving from Fusion");
 
@@ -132,17 +150,24 @@ try {
   }
   const open = await closedLoop(page, 10, 15);
 
-  console.log(`${PAGE} through Fusion (stand-in answering in ${LATENCY_MS} ms), autocannon -c 10 -d 20:`);
+  if (ROUNDS > 1) {
+    console.log(`10 connections, ${ROUNDS} rounds of 20 s, the portal and the harness alone taking turns; p50 / p99 minus ${LATENCY_MS} ms:`);
+    const over = (r: autocannon.Result) => `+${r.latency.p50 - LATENCY_MS} / +${r.latency.p99 - LATENCY_MS} ms`;
+    console.log(table([["round", "portal", "harness alone"], ...rounds.map((r, i) => [i + 1, over(r.portal), over(r.floor)])]));
+    console.log("");
+  }
+  const which = ROUNDS > 1 ? `, median of ${ROUNDS} rounds (each column on its own)` : "";
+  console.log(`${PAGE} through Fusion (stand-in answering in ${LATENCY_MS} ms), autocannon -c 10 -d 20${which}:`);
   console.log(
     table([
       ["requests", "req/s", "p50", "p99", "p50 overhead", "p99 overhead", "non-2xx"],
       [
-        fused.requests.total,
-        fused.requests.average.toFixed(0),
-        `${fused.latency.p50} ms`,
-        `${fused.latency.p99} ms`,
-        `${fused.latency.p50 - LATENCY_MS} ms`,
-        `${fused.latency.p99 - LATENCY_MS} ms`,
+        fused.total,
+        fused.rps.toFixed(0),
+        `${fused.p50} ms`,
+        `${fused.p99} ms`,
+        `${fused.p50 - LATENCY_MS} ms`,
+        `${fused.p99 - LATENCY_MS} ms`,
         fused.non2xx,
       ],
     ]),
@@ -150,7 +175,7 @@ try {
   console.log(`\nthe same with 1 connection (no queueing): p50 ${single.latency.p50} ms, p99 ${single.latency.p99} ms, overhead p50 ${single.latency.p50 - LATENCY_MS} ms, p99 ${single.latency.p99 - LATENCY_MS} ms`);
   console.log(
     `\nthe harness alone (the same Fusion call and page bytes through a bare Node server), p50 / p99 minus ${LATENCY_MS} ms:` +
-      ` 10 connections +${floorFused.latency.p50 - LATENCY_MS} / +${floorFused.latency.p99 - LATENCY_MS} ms,` +
+      ` 10 connections +${floorFused.p50 - LATENCY_MS} / +${floorFused.p99 - LATENCY_MS} ms,` +
       ` 1 connection +${floorSingle.latency.p50 - LATENCY_MS} / +${floorSingle.latency.p99 - LATENCY_MS} ms`,
   );
   const opened = states.filter((s) => s === "open").length;
@@ -158,7 +183,7 @@ try {
   console.log(table([["requests", "errors", "p50", "p95", "max"], [open.count, open.errors, `${open.p50.toFixed(1)} ms`, `${open.p95.toFixed(1)} ms`, `${open.max.toFixed(1)} ms`]]));
   fs.writeFileSync(
     path.join(OUT, PAGE === SEARCH_PAGE ? "overhead.json" : "overhead-other-page.json"),
-    JSON.stringify({ node: process.version, date: new Date().toISOString(), page: PAGE, workers: WORKERS, single: { p50: single.latency.p50, p99: single.latency.p99 }, fused: { p50: fused.latency.p50, p99: fused.latency.p99, rps: fused.requests.average, non2xx: fused.non2xx }, harnessFloor: { single: { p50: floorSingle.latency.p50, p99: floorSingle.latency.p99 }, fused: { p50: floorFused.latency.p50, p99: floorFused.latency.p99 } }, breakerOpen: open }, null, 2),
+    JSON.stringify({ node: process.version, date: new Date().toISOString(), page: PAGE, workers: WORKERS, rounds: rounds.map((r) => ({ portal: { p50: r.portal.latency.p50, p99: r.portal.latency.p99 }, harnessFloor: { p50: r.floor.latency.p50, p99: r.floor.latency.p99 } })), single: { p50: single.latency.p50, p99: single.latency.p99 }, fused, harnessFloor: { single: { p50: floorSingle.latency.p50, p99: floorSingle.latency.p99 }, fused: floorFused }, breakerOpen: open }, null, 2),
   );
 } finally {
   await server.stop();
