@@ -115,14 +115,14 @@ try {
   try {
     await load(floor.url, 3);
     floorSingle = await load(floor.url, 10, 1);
+    await load(page, 3); // warm again after the harness's runs
     for (let round = 0; round < ROUNDS; round++) {
-      if (round === 0) await load(page, 3); // warm again after the harness's runs
       rounds.push({ portal: await load(page, 20), floor: await load(floor.url, 20) });
     }
   } finally {
     floor.stop();
   }
-  const middle = (pick: (r: (typeof rounds)[number]) => number) => [...rounds.map(pick)].sort((a, b) => a - b)[rounds.length >> 1]!;
+  const middle = (pick: (r: (typeof rounds)[number]) => number) => percentile(rounds.map(pick), 50);
   const fused = {
     p50: middle((r) => r.portal.latency.p50),
     p99: middle((r) => r.portal.latency.p99),

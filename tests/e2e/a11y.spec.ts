@@ -15,6 +15,7 @@ async function seriousViolations(page: Page) {
 }
 
 test.describe("accessibility", () => {
+  // Skipped in the no-JavaScript project on purpose: axe runs as a script inside the page.
   test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "@axe-core/playwright runs axe inside the page and hangs when JavaScript is disabled");
 
   test("the home page has no serious or critical axe violations", async ({ page }, testInfo) => {
