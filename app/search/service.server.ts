@@ -116,8 +116,20 @@ export class SearchService {
     return this.run((engine) => engine.bom(request, context), context);
   }
 
-  suggest(prefix: string, count: number, context?: RequestContext): Promise<Answer<string[]>> {
-    return this.run((engine) => engine.suggest(prefix, count, context), context);
+  /**
+   * Type-ahead never shows an error (spec §8). Its calls count for the circuit like any other, so
+   * an outage found by one is answered from the backup and spares the next search the timeout;
+   * any other failure gives no suggestions.
+   */
+  async suggest(prefix: string, count: number, context?: RequestContext): Promise<Answer<string[]>> {
+    const started = performance.now();
+    try {
+      return await this.run((engine) => engine.suggest(prefix, count, context), context);
+    } catch (error) {
+      if (context?.signal?.aborted) throw error;
+      console.warn(`[${context?.requestId ?? "-"}] no suggestions: ${(error as Error).message}`);
+      return { value: [], engine: this.status().serving, degraded: false, engineMs: performance.now() - started };
+    }
   }
 
   /** Exports read from the platform when its circuit is closed; an export never switches engines mid-file. */

@@ -119,6 +119,26 @@ describe("SearchService", () => {
   });
 });
 
+describe("SearchService.suggest", () => {
+  const withSuggest = (name: EngineName, suggest: SearchEngine["suggest"]) => ({ ...fakeEngine(name, ok("x")).engine, suggest });
+  const throwing = (error: unknown) => async (): Promise<string[]> => {
+    throw error;
+  };
+
+  it("counts a type-ahead outage for the circuit and answers from the fallback", async () => {
+    const svc = service(withSuggest("fusion", throwing(timeout())), fakeEngine("embedded", ok("y")).engine);
+    for (let i = 0; i < 3; i++) expect(await svc.suggest("pu", 5)).toMatchObject({ value: ["embedded"], engine: "embedded", degraded: true });
+    expect(svc.status()).toMatchObject({ serving: "embedded", primary: { breaker: { state: "open", consecutiveFailures: 3 } } });
+  });
+
+  it("gives no suggestions, not an error, when the platform refuses or both engines fail", async () => {
+    const refused = service(withSuggest("fusion", throwing(httpError(401, "Unauthorized"))), fakeEngine("embedded", ok("y")).engine);
+    expect(await refused.suggest("pu", 5)).toMatchObject({ value: [], engine: "fusion" });
+    const down = service(withSuggest("fusion", throwing(timeout())), withSuggest("embedded", throwing(new Error("catalogue missing"))));
+    expect((await down.suggest("pu", 5)).value).toEqual([]);
+  });
+});
+
 describe("SearchService circuit breaker", () => {
   it("skips the primary entirely after 3 consecutive outages and answers fast from the fallback", async () => {
     let hang = false;

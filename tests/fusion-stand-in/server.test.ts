@@ -2,7 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { HL_POST, HL_PRE } from "../../app/search/engine";
+import { BOM_SORT_FIELDS, HL_POST, HL_PRE } from "../../app/search/engine";
+import { FusionEngine } from "../../app/search/engines/fusion/fusion-engine.server";
+import { DEFAULT_SEARCH_CONFIG } from "../../app/search/search-config";
 import { buildSampleCatalog } from "../../app/search/engines/embedded/catalog-build.server";
 import { EmbeddedEngine } from "../../app/search/engines/embedded/embedded-engine.server";
 import { startStandIn, type StandIn } from "./server";
@@ -339,7 +341,7 @@ describe("suggest and BOM profiles", () => {
     const { status, body } = await bom({});
     expect(status).toBe(200);
     expect(body.response.numFound).toBe(total);
-    const allowed = ["id", "type_s", "org_code_s", "item_number_s", "asset_number_s", "asset_serial_number_s", "asset_group_s", "asset_description_t", "quantity_i"];
+    const allowed = ["id", "type_s", "org_code_s", "item_number_s", "asset_number_s", "asset_serial_number_s", "asset_group_s", "asset_description_t", "asset_description_s", "quantity_i"];
     for (const doc of body.response.docs) {
       for (const name of Object.keys(doc)) expect(allowed).toContain(name);
       expect(doc.item_number_s).toBe(item);
@@ -371,6 +373,35 @@ describe("suggest and BOM profiles", () => {
     const none = await get(`${standIn.url}/api/apps/parts/query/asset-boms?${new URLSearchParams({ fq: 'item_number_s:"A/B \\"1\\""' })}`);
     expect(none.status).toBe(200);
     expect(none.body.response.numFound).toBe(0);
+  });
+});
+
+describe("the portal's client against the stand-in", () => {
+  it("sorts asset BOMs by every column, as the catalogue does", async () => {
+    const items = (await engine.search({ q: "", within: [], filters: [], sort: null, start: 0, rows: ITEMS, facetFields: [], highlight: false })).docs;
+    let item = "";
+    for (const doc of items) {
+      const number = String(doc.item_number_s);
+      if ((await engine.bom({ itemNumber: number, type: "asset", start: 0, rows: 0 })).total > 1) {
+        item = number;
+        break;
+      }
+    }
+    expect(item).not.toBe("");
+    const fusion = new FusionEngine(
+      { url: standIn.url, app: "parts", queryProfile: "parts", bomProfile: "ge-appliances-boms", assetBomProfile: "asset-boms", timeoutMs: 5_000 },
+      DEFAULT_SEARCH_CONFIG,
+    );
+    for (const field of BOM_SORT_FIELDS) {
+      for (const direction of ["asc", "desc"] as const) {
+        const request = { itemNumber: item, type: "asset" as const, start: 0, rows: 50, sort: { field, direction } };
+        const [through, direct] = await Promise.all([fusion.bom(request), engine.bom(request)]);
+        expect(through.docs.map((d) => d.id), `${field} ${direction}`).toEqual(direct.docs.map((d) => d.id));
+      }
+    }
+    const sorts = standIn.requests.map((r) => new URLSearchParams(r.params).get("sort"));
+    expect(sorts).toContain("asset_description_s asc");
+    expect(sorts).toContain("quantity_i desc");
   });
 });
 

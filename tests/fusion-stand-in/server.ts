@@ -315,6 +315,9 @@ const BOM_FIELD_NAMES: Record<BomSortField | "id" | "type", string> = {
   quantity: "quantity_i",
 };
 
+/** String copies of text fields, as a schema keeps them for sorting (Solr cannot sort on `_t`). */
+const BOM_SORT_COPIES: Partial<Record<BomSortField, string>> = { asset_description: "asset_description_s" };
+
 /** A BOM record as an index would hold it: suffixed field names, absent values left out. */
 export function bomIndexDoc(bom: BomDoc): Record<string, string | number> {
   const doc: Record<string, string | number> = {};
@@ -324,14 +327,24 @@ export function bomIndexDoc(bom: BomDoc): Record<string, string | number> {
     // A fractional quantity cannot live in an `_i` field.
     if (key === "quantity" && typeof value === "number" && !Number.isInteger(value)) doc.quantity_d = value;
     else doc[name] = value;
+    const copy = BOM_SORT_COPIES[key as BomSortField];
+    if (copy) doc[copy] = value;
   }
   return doc;
 }
 
-/** `asset_number_s` or `asset_number` → `asset_number`; anything else is Solr's unknown-field error. */
+/**
+ * `asset_number_s` or `asset_number` → `asset_number`; a text field (`asset_description_t`) is
+ * Solr's cannot-sort error, and anything else its unknown-field error.
+ */
 function bomSortField(name: string): BomSortField {
   if ((BOM_SORT_FIELDS as readonly string[]).includes(name)) return name as BomSortField;
-  for (const field of BOM_SORT_FIELDS) if (BOM_FIELD_NAMES[field] === name) return field;
+  for (const field of BOM_SORT_FIELDS) {
+    if ((BOM_FIELD_NAMES[field] === name && !name.endsWith("_t")) || BOM_SORT_COPIES[field] === name) return field;
+  }
+  if (name.endsWith("_t")) {
+    throw new SolrSyntaxError(`can not sort on a field w/o docValues unless it is indexed=true uninvertible=true and the type supports Uninversion: ${name}`, SOLR_EXCEPTION);
+  }
   throw new SolrSyntaxError(`sort param field can't be found: ${name}`, SOLR_EXCEPTION);
 }
 

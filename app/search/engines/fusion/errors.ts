@@ -43,6 +43,7 @@ export const MESSAGES = {
   failed: "Search request failed",
   notConfigured: `${PLATFORM} service not configured. Call configure() first.`,
   cursorNotConfigured: `${PLATFORM} service not configured. Cannot perform cursor export.`,
+  cursorFailed: (reason: string) => `Cursor search failed: ${reason}`,
 } as const;
 
 export function httpError(status: number, message: string, statusText = ""): FusionError {

@@ -1,6 +1,7 @@
 import type {
   BomRequest,
   BomResponse,
+  BomSortField,
   CursorRequest,
   Doc,
   EngineHealth,
@@ -26,6 +27,21 @@ export interface FusionSettings {
   assetBomProfile: string;
   timeoutMs: number;
 }
+
+/**
+ * The asset-BOM profile is a plain query profile: it sorts on index fields. Text is searched in
+ * `_t` fields, which Solr cannot sort on, so the description sorts on its string copy; the
+ * quantity is a number.
+ */
+export const ASSET_BOM_SORT_FIELDS: Readonly<Record<BomSortField, string>> = {
+  org_code: "org_code_s",
+  item_number: "item_number_s",
+  asset_number: "asset_number_s",
+  asset_serial_number: "asset_serial_number_s",
+  asset_group: "asset_group_s",
+  asset_description: "asset_description_s",
+  quantity: "quantity_i",
+};
 
 /** Spec §9: pause between cursor batches, so a long export does not monopolise the cluster. */
 export const CURSOR_PAUSE_MS = 100;
@@ -110,6 +126,11 @@ export class FusionEngine implements SearchEngine {
       } catch (error) {
         throw batchError(batch, error);
       }
+      // A full batch without a mark: the pipeline dropped `cursorMark`, and stopping here would
+      // end the file early without a word.
+      if (next === undefined && docs.length >= rows) {
+        throw new FusionError("malformed", MESSAGES.cursorFailed(`the answer to batch ${batch} has no nextCursorMark`));
+      }
       // A pipeline may override `rows`: never hand out more than asked for.
       if (docs.length > limit - delivered) docs = docs.slice(0, limit - delivered);
       if (docs.length > 0) {
@@ -134,8 +155,7 @@ export class FusionEngine implements SearchEngine {
     const params = new URLSearchParams({ start: String(request.start), rows: String(request.rows), wt: "json" });
     let url: string;
     if (request.type === "asset") {
-      // This profile sorts on index fields; BOM fields are string fields there.
-      if (request.sort) params.set("sort", `${request.sort.field}_s ${request.sort.direction}`);
+      if (request.sort) params.set("sort", `${ASSET_BOM_SORT_FIELDS[request.sort.field]} ${request.sort.direction}`);
       params.set("fq", `item_number_s:${solrPhrase(request.itemNumber)}`);
       url = this.profileUrl(this.settings.assetBomProfile, params);
     } else {
@@ -149,7 +169,7 @@ export class FusionEngine implements SearchEngine {
     return { docs: solr.response.docs.map((d) => toBomDoc(d)), total: solr.response.numFound };
   }
 
-  /** Type-ahead: a failure gives no suggestions rather than an error (spec §8). */
+  /** Type-ahead. A failure is thrown like any other, for the circuit to count (SearchService.suggest). */
   async suggest(prefix: string, count: number, context?: RequestContext): Promise<string[]> {
     if (!prefix.trim()) return [];
     const params = new URLSearchParams({
@@ -159,12 +179,8 @@ export class FusionEngine implements SearchEngine {
       "suggest.count": String(count),
     });
     if (this.settings.collection) params.set("collection", this.settings.collection);
-    try {
-      const { body } = await this.get(this.profileUrl(this.settings.queryProfile, params, "/suggest"), context);
-      return parseSuggestions(body).slice(0, count);
-    } catch {
-      return [];
-    }
+    const { body } = await this.get(this.profileUrl(this.settings.queryProfile, params, "/suggest"), context);
+    return parseSuggestions(body).slice(0, count);
   }
 
   /** Spec §7: the endpoint root first (5 s), then a one-row query (10 s). */

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Doc, SearchRequest } from "../../engine";
 import { HL_POST, HL_PRE } from "../../engine";
 import { DEFAULT_SEARCH_CONFIG } from "../../search-config";
-import { MESSAGES, transportError } from "./errors";
+import { FusionError, MESSAGES, transportError } from "./errors";
 import { CURSOR_PAUSE_MS, FusionEngine, type FusionSettings } from "./fusion-engine.server";
 import bomFixture from "./fixtures/bom-docs.json";
 import { rejection } from "./rejection.testing";
@@ -384,6 +384,22 @@ describe("FusionEngine.cursor", () => {
     expect(error.message).toMatch(/^Failed to fetch batch 2: HTTP 500: \S/);
   });
 
+  it("fails with 'Cursor search failed: …' when a full batch comes without a mark, rather than end the file early", async () => {
+    server.use(http.get(SEARCH_URL, () => HttpResponse.json({ response: { numFound: 9, start: 0, docs: ids(1, 2).map((id) => ({ id })) } })));
+    const delivered: string[] = [];
+    const error = await rejection(
+      (async () => {
+        for await (const batch of engine().cursor({ q: "", within: [], filters: [], sort: null, batchSize: 2 })) delivered.push(...batch.map((d) => d.id));
+      })(),
+    );
+    expect(delivered).toEqual([]);
+    expect(error.message).toBe("Cursor search failed: the answer to batch 1 has no nextCursorMark");
+    // A short batch without a mark is the whole set: nothing is missing.
+    server.use(http.get(SEARCH_URL, () => HttpResponse.json({ response: { numFound: 1, start: 0, docs: [{ id: "only" }] } })));
+    const whole = await collect(engine().cursor({ q: "", within: [], filters: [], sort: null, batchSize: 2 }));
+    expect(whole.flat().map((d) => d.id)).toEqual(["only"]);
+  });
+
   it("pauses about 100 ms between batches by default", async () => {
     expect(CURSOR_PAUSE_MS).toBe(100);
     const fake = cursorServer(threeBatches);
@@ -443,6 +459,22 @@ describe("FusionEngine.bom", () => {
     expect(request?.headers.get("x-api-key")).toBe("k");
   });
 
+  it("sorts asset BOMs on sortable index fields: the description's string copy, the quantity as a number", async () => {
+    const seen = recorder();
+    server.use(
+      http.get(`${BASE}/api/apps/parts/query/asset-boms`, ({ request }) => {
+        seen.record(request);
+        return HttpResponse.json(bomFixture);
+      }),
+    );
+    const sorts: string[] = [];
+    for (const field of ["asset_description", "quantity", "org_code"] as const) {
+      await engine().bom({ itemNumber: "I-1", type: "asset", start: 0, rows: 5, sort: { field, direction: "asc" } });
+      sorts.push(new URL(seen.requests.at(-1)?.url ?? "").searchParams.get("sort") ?? "");
+    }
+    expect(sorts).toEqual(["asset_description_s asc", "quantity_i asc", "org_code_s asc"]);
+  });
+
   it("asks the BOM profile with itemNumber, start, rows, type and sort for other BOMs", async () => {
     const seen = recorder();
     server.use(
@@ -498,7 +530,7 @@ describe("FusionEngine.suggest", () => {
     expect(await engine().suggest("a", 2)).toEqual(["a1", "a2"]);
   });
 
-  it("answers an empty list when the call fails, and sends nothing for a blank prefix", async () => {
+  it("throws a failed call's error for the circuit to count, and sends nothing for a blank prefix", async () => {
     let calls = 0;
     server.use(
       http.get(SUGGEST_URL, () => {
@@ -506,13 +538,13 @@ describe("FusionEngine.suggest", () => {
         return HttpResponse.json({ error: { msg: "boom", code: 500 } }, { status: 500 });
       }),
     );
-    expect(await engine().suggest("pu", 5)).toEqual([]);
+    await expect(engine().suggest("pu", 5)).rejects.toMatchObject({ httpStatus: 500 });
     expect(calls).toBe(1);
     expect(await engine().suggest("   ", 5)).toEqual([]);
     expect(calls).toBe(1);
 
     server.use(http.get(SUGGEST_URL, () => HttpResponse.error()));
-    expect(await engine().suggest("pu", 5)).toEqual([]);
+    await expect(engine().suggest("pu", 5)).rejects.toBeInstanceOf(FusionError);
   });
 });
 
