@@ -2,7 +2,11 @@
 // `npm run dev:fusion`: the portal against a local Fusion stand-in. Starts the stand-in
 // (tests/fusion-stand-in/main.ts, port 8764, sample catalogue in .cache/fusion/catalog.db), waits
 // until it answers, then starts the portal (scripts/start.mjs) with FUSION_URL / FUSION_APP
-// pointing at it. Ctrl-C (or either process ending) stops both.
+// pointing at it. Ctrl-C (or the portal ending) stops both.
+//
+// Stopping the stand-in (`kill <pid>`, the pid is printed) leaves the portal running: it answers
+// from its embedded catalogue with the backup notice, as it would with Fusion down. Enter starts
+// the stand-in again, and the portal goes back to it by itself once its breaker's cool-down ends.
 //
 // Environment: DEV_FUSION_PORT (8764), DEV_FUSION_CATALOG (.cache/fusion/catalog.db),
 // DEV_FUSION_ITEMS (sample size when the catalogue is missing, 5000), DEV_FUSION_PORTAL (script run
@@ -23,10 +27,8 @@ const STOP_GRACE_MS = 5_000;
 // tsx's CLI run by this node directly: no npx/sh in between that would swallow signals.
 const tsxCli = path.join(root, "node_modules/tsx/dist/cli.mjs");
 const standInArgs = ["tests/fusion-stand-in/main.ts", "--port", port, "--catalog", catalog, "--items", items];
-const standIn = fs.existsSync(tsxCli)
-  ? spawn(process.execPath, [tsxCli, ...standInArgs], { cwd: root, stdio: "inherit" })
-  : spawn("npx", ["tsx", ...standInArgs], { cwd: root, stdio: "inherit" });
-
+/** @type {import("node:child_process").ChildProcess} */
+let standIn;
 /** @type {import("node:child_process").ChildProcess | undefined} */
 let portal;
 let stopping = false;
@@ -50,15 +52,37 @@ function maybeExit() {
   if (stopping && !running(portal) && !running(standIn)) process.exit(exitCode);
 }
 
-standIn.on("exit", (code, signal) => {
-  if (!stopping) {
-    console.error(`dev:fusion: the Fusion stand-in stopped (${signal ?? `exit code ${code}`}); stopping the portal.`);
-    stopAll(code || 1);
-  }
-  maybeExit();
-});
+function startStandIn() {
+  standIn = fs.existsSync(tsxCli)
+    ? spawn(process.execPath, [tsxCli, ...standInArgs], { cwd: root, stdio: ["ignore", "inherit", "inherit"] })
+    : spawn("npx", ["tsx", ...standInArgs], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
+  standIn.on("exit", (code, signal) => {
+    const how = signal ?? `exit code ${code}`;
+    if (stopping) {
+      maybeExit();
+    } else if (!portal) {
+      console.error(`dev:fusion: the Fusion stand-in stopped (${how}) before it was ready.`);
+      stopAll(code || 1);
+    } else {
+      console.error(
+        `dev:fusion: the Fusion stand-in stopped (${how}). The portal goes on, answering from its embedded catalogue; press Enter to start the stand-in again.`,
+      );
+    }
+  });
+}
 
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => stopAll(0));
+
+// Enter starts a stopped stand-in again.
+process.stdin.on("data", async () => {
+  if (stopping || !portal || running(standIn)) return;
+  console.log(`dev:fusion: starting the Fusion stand-in again on ${fusionUrl}`);
+  startStandIn();
+  if (await waitForStandIn()) console.log(`dev:fusion: Fusion stand-in (pid ${standIn.pid}) ready on ${fusionUrl}`);
+});
+process.stdin.on("error", () => {});
+
+startStandIn();
 
 async function waitForStandIn() {
   const deadline = Date.now() + READY_TIMEOUT_MS;
@@ -82,10 +106,10 @@ if (!(await waitForStandIn())) {
   }
 } else {
   const portalScript = process.env.DEV_FUSION_PORTAL ? path.resolve(process.env.DEV_FUSION_PORTAL) : path.join(root, "scripts/start.mjs");
-  console.log(`dev:fusion: Fusion stand-in ready on ${fusionUrl}; starting the portal with FUSION_URL=${fusionUrl} FUSION_APP=parts`);
+  console.log(`dev:fusion: Fusion stand-in (pid ${standIn.pid}) ready on ${fusionUrl}; starting the portal with FUSION_URL=${fusionUrl} FUSION_APP=parts`);
   portal = spawn(process.execPath, [portalScript], {
     cwd: root,
-    stdio: "inherit",
+    stdio: ["ignore", "inherit", "inherit"],
     env: { ...process.env, FUSION_URL: fusionUrl, FUSION_APP: "parts" },
   });
   portal.on("exit", (code, signal) => {

@@ -1,20 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import http from "node:http";
-import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { alive, freePort } from "../tests/processes";
 
 const PRIMARY = "scripts/fixtures/fake-primary.mjs";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
 
 /** The body of a GET on a connection of its own. */
 function get(port: number, path: string): Promise<string> {
@@ -47,15 +36,6 @@ async function until<T>(probe: () => Promise<T>, ok: (value: T) => boolean, time
     await new Promise((r) => setTimeout(r, 100));
   }
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 let primary: ChildProcess | null = null;
 afterEach(() => {

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSampleCatalog } from "../../app/search/engines/embedded/catalog-build.server";
+import { freePort } from "../processes";
 
 // Real processes on a shared 2-core machine: generous limits, no timing assertions.
 const STARTUP_MS = 120_000;
@@ -19,18 +19,6 @@ let standInUrl: string;
 let controlUrl: string;
 /** Every stand-in pid seen, so afterAll can make sure none is left behind. */
 const pids = new Set<number>();
-
-/** A port nothing listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
