@@ -132,11 +132,37 @@ export class SearchService {
     }
   }
 
-  /** Exports read from the platform when its circuit is closed; an export never switches engines mid-file. */
-  cursor(request: CursorRequest, context?: RequestContext): AsyncIterable<Doc[]> {
+  /**
+   * Exports read from the platform when its circuit is closed, and count for the circuit like a
+   * search. An outage before the first row is answered from the backup, like a page; after it,
+   * the export fails, since it never switches engines mid-file.
+   */
+  async *cursor(request: CursorRequest, context?: RequestContext): AsyncIterable<Doc[]> {
     const { primary, fallback } = this.engines;
-    const usePrimary = primary !== null && this.breaker.state === "closed";
-    return (usePrimary ? primary : fallback).cursor(request, context);
+    if (primary === null || this.breaker.state !== "closed") {
+      yield* fallback.cursor(request, context);
+      return;
+    }
+    let delivered = false;
+    try {
+      for await (const batch of primary.cursor(request, context)) {
+        if (!delivered) this.breaker.success();
+        delivered = true;
+        yield batch;
+      }
+      if (!delivered) this.breaker.success();
+      return;
+    } catch (error) {
+      if (context?.signal?.aborted) throw error;
+      if (!isOutage(error)) {
+        this.breaker.success();
+        throw error;
+      }
+      this.breaker.failure();
+      if (delivered) throw error;
+      console.warn(`[${context?.requestId ?? "-"}] ${primary.name} failed before the first row of an export, reading it from ${fallback.name}: ${(error as Error).message}`);
+    }
+    yield* fallback.cursor(request, context);
   }
 }
 

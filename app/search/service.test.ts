@@ -264,6 +264,47 @@ describe("SearchService circuit breaker", () => {
     });
   });
 
+  describe("an export whose platform fails", () => {
+    const cursorRequest: CursorRequest = { q: "", within: [], filters: [], sort: null, batchSize: 100 };
+    /** A primary whose cursor yields `before` batches, then throws `error`. */
+    const failingCursor = (before: number, error: unknown) => ({
+      ...fakeEngine("fusion", ok("x")).engine,
+      async *cursor(): AsyncIterable<Doc[]> {
+        for (let i = 0; i < before; i++) yield [{ id: `fusion-${i}` }];
+        throw error;
+      },
+    });
+    const read = async (svc: SearchService, out: string[]) => {
+      for await (const batch of svc.cursor(cursorRequest)) out.push(...batch.map((d) => d.id));
+    };
+
+    it("is read from the backup when the outage comes before the first row, and counts for the circuit", async () => {
+      const svc = service(failingCursor(0, timeout()), fakeEngine("embedded", ok("e")).engine);
+      const out: string[] = [];
+      await read(svc, out);
+      expect(out).toEqual(["embedded-row"]);
+      expect(svc.status().primary?.breaker).toMatchObject({ state: "closed", consecutiveFailures: 1 });
+    });
+
+    it("fails after the first row rather than switch engines mid-file, and counts for the circuit", async () => {
+      const fallback = fakeEngine("embedded", ok("e"));
+      const svc = service(failingCursor(1, timeout()), fallback.engine);
+      const out: string[] = [];
+      await expect(read(svc, out)).rejects.toThrow(MESSAGES.timeout);
+      expect(out).toEqual(["fusion-0"]);
+      expect(fallback.calls.cursor).toBe(0);
+      expect(svc.status().primary?.breaker).toMatchObject({ consecutiveFailures: 1 });
+    });
+
+    it("shows a configuration error as it is, without the backup", async () => {
+      const fallback = fakeEngine("embedded", ok("e"));
+      const svc = service(failingCursor(0, httpError(401, "Unauthorized")), fallback.engine);
+      await expect(read(svc, [])).rejects.toThrow(MESSAGES.unauthorized);
+      expect(fallback.calls.cursor).toBe(0);
+      expect(svc.status().primary?.breaker).toMatchObject({ consecutiveFailures: 0 });
+    });
+  });
+
   it("exports through the primary's cursor only while the breaker is closed", async () => {
     const primary = fakeEngine("fusion", failWith(timeout()));
     const fallback = fakeEngine("embedded", ok("e"));
