@@ -7,7 +7,9 @@ import { getSearchService } from "~/search/service.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   return handleApi(request, async ({ requestId }) => {
     const config = getConfig();
-    const search = getSearchService().searchConfig;
+    const service = getSearchService();
+    const search = service.searchConfig;
+    const status = service.status();
     return apiData(
       {
         facetFields: search.facetFields,
@@ -19,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         ssoEnabled: config.sso !== null,
         signalsEnabled: config.signalsEnabled,
         typeaheadEnabled: config.typeaheadEnabled,
-        engine: config.fusion ? "fusion" : "embedded",
+        engine: status.primary?.name ?? status.fallback,
       },
       requestId,
     );

@@ -4,7 +4,10 @@ import { getEmbeddedEngine, getSearchService } from "~/search/service.server";
 
 const started = Date.now();
 
-/** Liveness: answers while the process runs, and says which engine serves and how the catalogue is. */
+/**
+ * Liveness: answers while the process runs, and says which engine serves and how the catalogue is.
+ * "degraded" while the platform's circuit is open or its last answer was a configuration error.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   return handleApi(request, async ({ requestId }) => {
     let catalogue: { ok: boolean; detail?: string };
@@ -16,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const engines = getSearchService().status();
     return apiData(
       {
-        status: catalogue.ok && engines.primary?.breaker.state !== "open" ? "ok" : "degraded",
+        status: catalogue.ok && engines.primary?.breaker.state !== "open" && !engines.primary?.configurationError ? "ok" : "degraded",
         uptimeSeconds: Math.round((Date.now() - started) / 1000),
         engines,
         catalogue,

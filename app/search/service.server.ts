@@ -31,9 +31,12 @@ export interface Answer<T> {
 
 export interface ServiceStatus {
   serving: EngineName;
-  primary: { name: EngineName; breaker: BreakerSnapshot } | null;
+  /** `configurationError`: the platform's last answer to this process was 401, 403 or 404 (spec §8's text). */
+  primary: { name: EngineName; breaker: BreakerSnapshot; configurationError?: string } | null;
   fallback: EngineName;
 }
+
+const CONFIGURATION_ERRORS: ReadonlySet<string> = new Set(["unauthorized", "forbidden", "not-found"]);
 
 /** Failures that mean "the platform is out", as opposed to a misconfiguration to be shown as is. */
 function isOutage(error: unknown): boolean {
@@ -48,6 +51,7 @@ function isOutage(error: unknown): boolean {
  */
 export class SearchService {
   readonly breaker: CircuitBreaker;
+  private configurationError: string | null = null;
 
   constructor(
     readonly searchConfig: SearchConfig,
@@ -66,9 +70,17 @@ export class SearchService {
     const open = primary !== null && this.breaker.state === "open";
     return {
       serving: primary && !open ? primary.name : this.engines.fallback.name,
-      primary: primary ? { name: primary.name, breaker: this.breaker.snapshot() } : null,
+      primary: primary
+        ? { name: primary.name, breaker: this.breaker.snapshot(), ...(this.configurationError ? { configurationError: this.configurationError } : {}) }
+        : null,
       fallback: this.engines.fallback.name,
     };
+  }
+
+  /** The platform answered, so it is up; a configuration error is kept for the status until an answer without one. */
+  private answered(error?: unknown) {
+    this.breaker.success();
+    this.configurationError = error instanceof FusionError && CONFIGURATION_ERRORS.has(error.kind) ? error.message : null;
   }
 
   private async run<T>(call: (engine: SearchEngine) => Promise<T>, context?: RequestContext): Promise<Answer<T>> {
@@ -78,7 +90,7 @@ export class SearchService {
     if (primary && this.breaker.tryAcquire()) {
       try {
         const value = await call(primary);
-        this.breaker.success();
+        this.answered();
         return { value, engine: primary.name, degraded: false, engineMs: performance.now() - started };
       } catch (error) {
         if (context?.signal?.aborted) {
@@ -87,7 +99,7 @@ export class SearchService {
         }
         if (!isOutage(error)) {
           // The platform answered: it is up, even if the answer is an error.
-          this.breaker.success();
+          this.answered(error);
           throw error;
         }
         this.breaker.failure();
@@ -146,16 +158,16 @@ export class SearchService {
     let delivered = false;
     try {
       for await (const batch of primary.cursor(request, context)) {
-        if (!delivered) this.breaker.success();
+        if (!delivered) this.answered();
         delivered = true;
         yield batch;
       }
-      if (!delivered) this.breaker.success();
+      if (!delivered) this.answered();
       return;
     } catch (error) {
       if (context?.signal?.aborted) throw error;
       if (!isOutage(error)) {
-        this.breaker.success();
+        this.answered(error);
         throw error;
       }
       this.breaker.failure();

@@ -247,6 +247,27 @@ describe("SearchService circuit breaker", () => {
     expect(svc.status().primary?.breaker).toMatchObject({ state: "closed", consecutiveFailures: 2 });
   });
 
+  it("reports the platform's last configuration error, until an answer without one", async () => {
+    let next: unknown = httpError(403, "");
+    const primary = fakeEngine("fusion", async () => {
+      if (next) throw next;
+      return answer("f");
+    });
+    const svc = service(primary.engine, fakeEngine("embedded", ok("e")).engine);
+    expect(svc.status().primary).not.toHaveProperty("configurationError");
+    await expect(svc.search(request)).rejects.toThrow(MESSAGES.forbidden);
+    expect(svc.status().primary).toMatchObject({ configurationError: MESSAGES.forbidden, breaker: { state: "closed" } });
+    next = httpError(400, "undefined field nonsense_s");
+    await expect(svc.search(request)).rejects.toThrow();
+    expect(svc.status().primary).not.toHaveProperty("configurationError");
+    next = httpError(404, "");
+    await expect(svc.search(request)).rejects.toThrow(MESSAGES.notFound);
+    expect(svc.status().primary?.configurationError).toBe(MESSAGES.notFound);
+    next = null;
+    await svc.search(request);
+    expect(svc.status().primary).not.toHaveProperty("configurationError");
+  });
+
   it("reports the serving engine and the breaker state", async () => {
     const c = clock();
     const breaker = new CircuitBreaker({ failureThreshold: 3, cooldownMs: 10_000, now: c.now });
