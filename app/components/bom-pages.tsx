@@ -1,6 +1,7 @@
 import { useLocation } from "@remix-run/react";
 import { AppLink } from "./nav";
 import type { BomSectionView } from "~/search/bom-view";
+import { BackupNotice } from "./backup-notice";
 import { BomSection } from "./bom-section";
 
 const EMPTY_TEXT: Record<string, string> = {
@@ -20,7 +21,7 @@ export function BomPage({
 }: {
   itemNumber: string;
   title: string;
-  sections: BomSectionView[];
+  sections: (BomSectionView & { degraded: boolean })[];
   exportLabel: string;
   exportHref: string;
   back: string;
@@ -39,6 +40,7 @@ export function BomPage({
           {exportLabel}
         </a>
       </div>
+      {sections.some((s) => s.degraded) && <BackupNotice />}
       {sections.map((section) => (
         <BomSection key={section.prefix} section={section} action={location.pathname} emptyText={EMPTY_TEXT[section.type] ?? ""} />
       ))}

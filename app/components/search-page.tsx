@@ -1,4 +1,5 @@
 import { useLocation, useNavigation } from "@remix-run/react";
+import { BackupNotice } from "./backup-notice";
 import { AppLink } from "./nav";
 import { useEffect, useRef } from "react";
 import { PAGE_SIZES, SORT_OPTIONS, type SearchView } from "~/search/search-view";
@@ -70,11 +71,7 @@ export function SearchPage({ view, error, degraded, emptyCatalog, recentSearches
             </ul>
           </nav>
         )}
-        {degraded && (
-          <p className="notice" role="status">
-            Showing results from the backup catalogue
-          </p>
-        )}
+        {degraded && <BackupNotice />}
         <div className="toolbar">
           <SearchWithin
             terms={view.within}

@@ -1,3 +1,4 @@
+import { BackupNotice } from "~/components/backup-notice";
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
 import { AppLink } from "~/components/nav";
@@ -29,8 +30,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const context = { requestId: requestIdOf(request), signal: request.signal };
   const service = getSearchService();
   let product;
+  let degraded: boolean;
   try {
-    product = (await service.getProduct(id, context)).value;
+    ({ value: product, degraded } = await service.getProduct(id, context));
   } catch (error) {
     logFailure("product lookup", error, context);
     throw json({ message: "Failed to load product details", back }, { status: 503 });
@@ -79,6 +81,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     exportHref: `${itemPath("/product", product.id)}/export.csv?via=pdp_export`,
     bomHref: `${itemPath("/bom", itemNumber)}?${new URLSearchParams({ back: self })}`,
     neighbours,
+    degraded,
   };
 }
 
@@ -109,6 +112,7 @@ export default function ProductPage() {
           Export
         </a>
       </div>
+      {p.degraded && <BackupNotice />}
       <div className="detail">
         <dl className="spec-list">
           {p.specification.map((row) => (

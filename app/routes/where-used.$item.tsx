@@ -1,3 +1,4 @@
+import { BackupNotice } from "~/components/backup-notice";
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData, useLocation } from "@remix-run/react";
 import { BomSection } from "~/components/bom-section";
@@ -62,6 +63,7 @@ export default function WhereUsedPage() {
       <div className="page-head">
         <h1>Where Used: {item}</h1>
       </div>
+      {sections.some((s) => s.degraded) && <BackupNotice />}
       {sections.map((section) => (
         <BomSection
           key={section.prefix}

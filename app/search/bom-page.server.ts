@@ -52,7 +52,7 @@ export async function loadBomSection(itemNumber: string, spec: SectionSpec, url:
     state.page = lastPage;
     answer = await fetchPage(lastPage);
   }
-  return buildBomSection({
+  const section = buildBomSection({
     prefix: spec.prefix,
     type: spec.type,
     title: spec.title,
@@ -64,6 +64,7 @@ export async function loadBomSection(itemNumber: string, spec: SectionSpec, url:
     params: url.searchParams,
     defaultSort: spec.defaultSort,
   });
+  return { ...section, degraded: answer.degraded };
 }
 
 /** How many records of each type an item has in BOMs (for the single-type redirect). */

@@ -160,6 +160,25 @@ test("when Fusion resets connections the backup catalogue answers with a notice,
   expect(await breakerState(request)).toEqual({ serving: "fusion", state: "closed" });
 });
 
+test("an item's pages answered from the backup say so too", async ({ page, request }) => {
+  const found = await (await request.get("/api/search?q=pump&rows=1")).json();
+  const item: string = found.data.docs[0].item_number_s;
+  await page.goto(`/product/${encodeURIComponent(item)}`);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(item);
+  await expect(page.getByText(NOTICE)).toHaveCount(0);
+
+  await setFault(request, { kind: "reset" });
+  await page.goto(`/product/${encodeURIComponent(item)}`);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(item);
+  await expect(page.getByText(NOTICE)).toBeVisible();
+  await page.goto(`/where-used/${encodeURIComponent(item)}`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Where Used: ${item}`);
+  await expect(page.getByText(NOTICE)).toBeVisible();
+  await page.goto(`/bom/${encodeURIComponent(item)}`);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(item);
+  await expect(page.getByText(NOTICE)).toBeVisible();
+});
+
 test("a hanging Fusion costs the timeout until the breaker opens, then no page waits for it", async ({ page, request }) => {
   await setFault(request, { kind: "hang" });
   // Two requests wait for the timeout and are answered from the backup: the breaker opens.
