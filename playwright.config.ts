@@ -79,7 +79,7 @@ export default defineConfig({
       url: `${STAND_IN_URL}/api`,
       ...QUIET_SERVER,
     },
-    portal(PORT + 1, { E2E_FUSION_URL: STAND_IN_URL, E2E_CATALOG_DB: ".cache/e2e/fusion-fallback.db" }),
+    portal(PORT + 1, { E2E_FUSION_URL: STAND_IN_URL, E2E_CATALOG_DB: ".cache/e2e/fusion-fallback.db", E2E_TYPEAHEAD: "true" }),
     // Its own catalogue is a small one, so that results from it would show in the counts. It is
     // ready without its backend, which it asks only when a page needs it.
     portal(PORT + 2, { E2E_FUSION_URL: NOBODY_URL, E2E_BACKEND_URL: BASE_URL, E2E_CATALOG_DB: ".cache/e2e/backend-mode.db", E2E_SAMPLE_ITEMS: "50" }),

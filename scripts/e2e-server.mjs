@@ -27,6 +27,8 @@ if (process.env.E2E_FUSION_URL) {
     WEB_CONCURRENCY: "1",
   });
 }
+// Type-ahead is off (the spec's default) unless a portal's tests switch it on.
+env.TYPEAHEAD_ENABLED = process.env.E2E_TYPEAHEAD ?? "false";
 // The backend-mode browser tests run a third portal whose backup is another portal's /api.
 if (process.env.E2E_BACKEND_URL) env.BACKEND_URL = process.env.E2E_BACKEND_URL;
 const server = spawn(

@@ -1,4 +1,5 @@
 import { AppForm } from "./nav";
+import { SearchInput } from "./search-input";
 
 /** Logo (a full reload to a clean home page) and the search form, which works without JavaScript. */
 export function SiteHeader({ query }: { query: string }) {
@@ -14,17 +15,7 @@ export function SiteHeader({ query }: { query: string }) {
         <label htmlFor="site-search" className="visually-hidden">
           Search the catalogue
         </label>
-        <input
-          id="site-search"
-          key={query}
-          type="search"
-          name="q"
-          placeholder="Search"
-          defaultValue={query}
-          maxLength={500}
-          autoComplete="off"
-          enterKeyHint="search"
-        />
+        <SearchInput query={query} />
         <button type="submit">Search</button>
       </AppForm>
     </header>

@@ -124,9 +124,12 @@ for (const [status, text] of [
     await expect(page.getByRole("heading", { name: "Search Error" })).toBeVisible();
     await expect(page.getByText(text)).toBeVisible();
     await expect(page.getByText(NOTICE)).toHaveCount(0);
+    const health = (await (await request.get("/api/health")).json()).data;
+    expect(health).toMatchObject({ status: "degraded", engines: { primary: { configurationError: text, breaker: { state: "closed" } } } });
     await setFault(request, { kind: "none" });
     await page.getByRole("link", { name: "Try Again" }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^\d+ results for "valve"$/);
+    expect((await (await request.get("/api/health")).json()).data.status).toBe("ok");
   });
 }
 
@@ -193,6 +196,56 @@ test("a hanging Fusion costs the timeout until the breaker opens, then no page w
     await expect(page.getByText(NOTICE)).toBeVisible();
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS);
   }
+});
+
+test("type-ahead, switched on, suggests from Fusion as one types; arrows and Enter search for one", async ({ page, request, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "type-ahead is drawn by JavaScript; without it the box is the plain search form the other tests use");
+  const asked: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/api/suggestions")) asked.push(new URL(r.url()).searchParams.get("q") ?? "");
+  });
+  await page.goto("/crib-search");
+  const box = page.getByLabel("Search the catalogue");
+  await box.click();
+  await expect(box).toHaveAttribute("role", "combobox");
+  await expect(box).toHaveAttribute("aria-expanded", "false");
+
+  // One character asks for nothing (at least 2, spec §4).
+  await box.pressSequentially("W");
+  await page.waitForTimeout(700);
+  expect(asked).toEqual([]);
+  await box.pressSequentially("R", { delay: 50 });
+  const list = page.getByRole("listbox", { name: "Suggestions" });
+  const options = list.getByRole("option");
+  await expect(options.first()).toBeVisible();
+  await expect(box).toHaveAttribute("aria-expanded", "true");
+  expect(asked).toEqual(["WR"]);
+  const texts = await options.allTextContents();
+  expect(texts.length).toBeGreaterThan(0);
+  expect(texts.length).toBeLessThanOrEqual(8);
+  for (const text of texts) expect(text.startsWith("WR")).toBe(true);
+  const calls = (await fusionRequests(request)).filter((r) => r.path.endsWith("/suggest"));
+  expect(calls.at(-1)?.params).toEqual(expect.arrayContaining([["suggest.q", "WR"], ["suggest.count", "8"]]));
+
+  await box.press("ArrowDown");
+  await box.press("ArrowDown");
+  await box.press("ArrowUp");
+  await expect(options.first()).toHaveAttribute("aria-selected", "true");
+  await expect(box).toHaveAttribute("aria-activedescendant", "site-search-option-0");
+  await box.press("Enter");
+  await expect.poll(() => new URL(page.url()).searchParams.get("q")).toBe(texts[0]);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(`"${texts[0]}"`);
+
+  // Nothing to suggest, Escape, and a failed call.
+  await box.fill("");
+  await box.pressSequentially("ZZ-none", { delay: 20 });
+  await expect(page.getByText("No suggestions found")).toBeVisible();
+  await box.press("Escape");
+  await expect(page.getByText("No suggestions found")).toBeHidden();
+  await expect(box).toHaveAttribute("aria-expanded", "false");
+  await page.route("**/api/suggestions**", (route) => route.abort());
+  await box.pressSequentially("X", { delay: 20 });
+  await expect(page.getByText("Failed to load suggestions")).toBeVisible();
 });
 
 test("health and readiness report the serving engine and the breaker", async ({ request }) => {

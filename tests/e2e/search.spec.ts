@@ -39,6 +39,21 @@ test.describe("header search", () => {
     await expect(headerSearch(page)).toHaveValue("pump");
   });
 
+  test("type-ahead is off by default: typing asks for no suggestions and shows no list", async ({ page }, testInfo) => {
+    const asked: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().includes("/api/suggestions")) asked.push(r.url());
+    });
+    await openSearch(page, testInfo, HOME_PATH);
+    const box = headerSearch(page);
+    await box.click();
+    await box.pressSequentially("WR55", { delay: 50 });
+    await page.waitForTimeout(800);
+    expect(asked).toEqual([]);
+    await expect(page.getByRole("listbox")).toHaveCount(0);
+    await expect(page.getByRole("combobox", { name: "Search the catalogue" })).toHaveCount(0);
+  });
+
   test("an empty submit shows every result with the plain heading", async ({ page, request }, testInfo) => {
     const all = await apiSearch(request, { rows: 0 });
     await openSearch(page, testInfo, searchUrl({ q: "pump" }));

@@ -1,0 +1,160 @@
+import { useEffect, useRef, useState, type KeyboardEvent } from "react";
+
+/** Spec §4's type-ahead settings: at least 2 characters, 300 ms after the last keystroke, 8 suggestions. */
+export const TYPEAHEAD = { minChars: 2, delayMs: 300, count: 8 } as const;
+
+const LIST_ID = "site-search-suggestions";
+const optionId = (index: number) => `site-search-option-${index}`;
+
+let enabledOnce: Promise<boolean> | undefined;
+
+/** Whether the server switches type-ahead on (TYPEAHEAD_ENABLED, off by default): asked once per page load. */
+function typeaheadEnabled(): Promise<boolean> {
+  enabledOnce ??= fetch("/api/config", { headers: { Accept: "application/json" } })
+    .then((response) => (response.ok ? response.json() : null))
+    .then((body: { data?: { typeaheadEnabled?: unknown } } | null) => body?.data?.typeaheadEnabled === true)
+    .catch(() => false);
+  return enabledOnce;
+}
+
+type Popup =
+  | { kind: "closed" }
+  | { kind: "loading" }
+  | { kind: "failed" }
+  | { kind: "list"; items: string[]; active: number };
+
+/**
+ * The header's search box. Without JavaScript, or with type-ahead off (the spec's default), it is a
+ * plain input whose form is submitted. With type-ahead on, typing shows suggestions from
+ * `/api/suggestions` in an ARIA combobox: arrows move through them, Enter or a click searches for
+ * one, Escape closes the list.
+ */
+export function SearchInput({ query }: { query: string }) {
+  const [enabled, setEnabled] = useState(false);
+  const [popup, setPopup] = useState<Popup>({ kind: "closed" });
+  const input = useRef<HTMLInputElement>(null);
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  const pending = useRef<AbortController>();
+
+  const stop = () => {
+    clearTimeout(timer.current);
+    pending.current?.abort();
+  };
+  const close = () => {
+    stop();
+    setPopup({ kind: "closed" });
+  };
+  useEffect(() => stop, []);
+  // A new search (a new page) closes the list.
+  useEffect(() => setPopup({ kind: "closed" }), [query]);
+
+  async function load(prefix: string) {
+    const controller = new AbortController();
+    pending.current = controller;
+    setPopup({ kind: "loading" });
+    try {
+      const params = new URLSearchParams({ q: prefix, limit: String(TYPEAHEAD.count) });
+      const response = await fetch(`/api/suggestions?${params}`, { signal: controller.signal, headers: { Accept: "application/json" } });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const body = (await response.json()) as { data?: { suggestions?: unknown } };
+      const found = Array.isArray(body.data?.suggestions) ? body.data.suggestions : [];
+      const items = [...new Set(found.filter((s): s is string => typeof s === "string"))].slice(0, TYPEAHEAD.count);
+      if (!controller.signal.aborted) setPopup({ kind: "list", items, active: -1 });
+    } catch {
+      if (!controller.signal.aborted) setPopup({ kind: "failed" });
+    }
+  }
+
+  const onInput = () => {
+    stop();
+    const prefix = input.current?.value.trim() ?? "";
+    if (prefix.length < TYPEAHEAD.minChars) {
+      setPopup({ kind: "closed" });
+      return;
+    }
+    void typeaheadEnabled().then((on) => {
+      if (on) timer.current = setTimeout(() => void load(prefix), TYPEAHEAD.delayMs);
+    });
+  };
+
+  const choose = (value: string) => {
+    const box = input.current;
+    if (!box) return;
+    box.value = value;
+    close();
+    box.form?.requestSubmit();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (popup.kind === "closed") return;
+    if (event.key === "Escape") {
+      event.preventDefault();
+      close();
+    } else if (popup.kind === "list" && popup.items.length > 0) {
+      const n = popup.items.length;
+      if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+        event.preventDefault();
+        const active = event.key === "ArrowDown" ? (popup.active + 1) % n : (popup.active <= 0 ? n : popup.active) - 1;
+        setPopup({ ...popup, active });
+      } else if (event.key === "Enter" && popup.active >= 0) {
+        event.preventDefault();
+        choose(popup.items[popup.active] ?? "");
+      }
+    }
+  };
+
+  const open = enabled && popup.kind !== "closed";
+  const combobox = enabled
+    ? {
+        role: "combobox",
+        "aria-autocomplete": "list" as const,
+        "aria-expanded": open,
+        "aria-controls": LIST_ID,
+        "aria-activedescendant": popup.kind === "list" && popup.active >= 0 ? optionId(popup.active) : undefined,
+      }
+    : {};
+  return (
+    <div className="search-input">
+      <input
+        ref={input}
+        id="site-search"
+        key={query}
+        type="search"
+        name="q"
+        placeholder="Search"
+        defaultValue={query}
+        maxLength={500}
+        autoComplete="off"
+        enterKeyHint="search"
+        onFocus={() => void typeaheadEnabled().then(setEnabled)}
+        onInput={onInput}
+        onKeyDown={onKeyDown}
+        onBlur={close}
+        {...combobox}
+      />
+      {enabled && (
+        <div className="typeahead" hidden={!open}>
+          {popup.kind === "loading" && <p className="typeahead-status">Loading suggestions...</p>}
+          {popup.kind === "failed" && <p className="typeahead-status error">Failed to load suggestions</p>}
+          {popup.kind === "list" && popup.items.length === 0 && <p className="typeahead-status">No suggestions found</p>}
+          <ul role="listbox" id={LIST_ID} aria-label="Suggestions">
+            {popup.kind === "list" &&
+              popup.items.map((item, index) => (
+                <li
+                  key={item}
+                  id={optionId(index)}
+                  role="option"
+                  aria-selected={index === popup.active}
+                  // Keeps the focus in the box, whose blur would close the list before the click.
+                  onMouseDown={(event) => event.preventDefault()}
+                  onClick={() => choose(item)}
+                >
+                  {item}
+                </li>
+              ))}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}
