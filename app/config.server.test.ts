@@ -65,6 +65,17 @@ describe("parseConfig", () => {
     expect(config.sso?.clientId).toBe("portal");
   });
 
+  it("takes the facet panel and the display order from FACET_FIELDS and FIELD_DISPLAY_ORDER", () => {
+    expect(parseConfig({})).not.toHaveProperty("facetFields");
+    const config = parseConfig({ FACET_FIELDS: " manufacturer_s, status ,supplier ", FIELD_DISPLAY_ORDER: "item_number,item_description" });
+    expect(config.facetFields).toEqual(["manufacturer_s", "attribute_status_s", "attribute_supplier_s"]);
+    expect(config.displayOrder).toEqual(["item_number", "item_description"]);
+    expect(() => parseConfig({ FACET_FIELDS: "category,colour_s" })).toThrow(/FACET_FIELDS: "colour_s" is not a facet field/);
+    expect(() => parseConfig({ FACET_FIELDS: "category,category_s" })).toThrow(/FACET_FIELDS: a name is listed twice/);
+    expect(() => parseConfig({ FACET_FIELDS: " , " })).toThrow(/FACET_FIELDS: expected a comma-separated list/);
+    expect(() => parseConfig({ FIELD_DISPLAY_ORDER: "Item Number" })).toThrow(/FIELD_DISPLAY_ORDER: expected item field keys/);
+  });
+
   it("treats empty variables as unset", () => {
     expect(parseConfig({ FUSION_URL: "", PORT: " " }).fusion).toBeNull();
     expect(parseConfig({ SIGNALS_ENABLED: "off" }).signalsEnabled).toBe(false);

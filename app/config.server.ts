@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { FusionSettings } from "./search/engines/fusion/fusion-engine.server";
+import { ALL_FACET_FIELDS } from "./search/search-config";
 
 const booleanFromEnv = z
   .enum(["true", "false", "1", "0", "yes", "no", "on", "off"], {
@@ -17,6 +18,24 @@ const positiveInt = (fallback: number, max?: number) => {
   if (max !== undefined) schema = schema.max(max, `at most ${max}`);
   return schema.default(fallback);
 };
+
+/** A comma-separated list: trimmed, blanks dropped, duplicates refused. */
+const commaList = (item: z.ZodType<string, string>) =>
+  z
+    .string()
+    .transform((text) => text.split(",").map((part) => part.trim()).filter(Boolean))
+    .pipe(z.array(item).min(1, "expected a comma-separated list").max(60, "at most 60 names"))
+    .refine((list) => new Set(list).size === list.length, "a name is listed twice");
+
+/** A facet of the spec's list (§3), by index field name (`attribute_status_s`, `status_s`) or key (`status`). */
+const facetName = z.string().transform((name, ctx) => {
+  const field = ALL_FACET_FIELDS.find((f) => f === name || f === `attribute_${name}` || f.replace(/^attribute_/, "").replace(/_[a-z]+$/, "") === name);
+  if (!field) {
+    ctx.addIssue({ code: "custom", message: `"${name}" is not a facet field (spec §3's list, e.g. category_s or category)` });
+    return z.NEVER;
+  }
+  return field;
+});
 
 /** Every setting of DESIGN.md's configuration table, read once from the environment. */
 export const EnvSchema = z
@@ -45,6 +64,9 @@ export const EnvSchema = z
     EXPORT_LIMIT: positiveInt(1000, 50_000),
     SIGNALS_ENABLED: booleanFromEnv.default(true),
     TYPEAHEAD_ENABLED: booleanFromEnv.default(false),
+    // The facet panel, in order, and the order in which an item's fields are shown (spec §3).
+    FACET_FIELDS: commaList(facetName).optional(),
+    FIELD_DISPLAY_ORDER: commaList(z.string().regex(/^[a-z][a-z0-9_]*$/, "expected item field keys such as item_number")).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.FUSION_URL && !env.FUSION_APP) {
@@ -69,6 +91,9 @@ export interface AppConfig {
   signalsEnabled: boolean;
   /** The spec keeps type-ahead off; the suggest call exists behind this switch. */
   typeaheadEnabled: boolean;
+  /** Unset: the spec's default five facets and display order. */
+  facetFields?: string[];
+  displayOrder?: string[];
 }
 
 export class ConfigError extends Error {
@@ -85,7 +110,8 @@ function definedOnly(env: Record<string, string | undefined>): Record<string, st
 export function parseConfig(env: Record<string, string | undefined>): AppConfig {
   const result = EnvSchema.safeParse(definedOnly(env));
   if (!result.success) {
-    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".") || "environment"}: ${issue.message}`);
+    // The variable's name, not the place in its list of an item that is wrong.
+    const lines = result.error.issues.map((issue) => `  ${String(issue.path[0] ?? "environment")}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const e = result.data;
@@ -117,6 +143,8 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     exportLimit: e.EXPORT_LIMIT,
     signalsEnabled: e.SIGNALS_ENABLED,
     typeaheadEnabled: e.TYPEAHEAD_ENABLED,
+    ...(e.FACET_FIELDS ? { facetFields: e.FACET_FIELDS } : {}),
+    ...(e.FIELD_DISPLAY_ORDER ? { displayOrder: e.FIELD_DISPLAY_ORDER } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
-import { BackupNotice } from "~/components/backup-notice";
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
+import { BackupNotice } from "~/components/backup-notice";
 import { AppLink } from "~/components/nav";
 import { ErrorPanel } from "~/components/error-panel";
 import { ProductImage } from "~/components/product-image";

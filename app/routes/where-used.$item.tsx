@@ -1,6 +1,6 @@
-import { BackupNotice } from "~/components/backup-notice";
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData, useLocation } from "@remix-run/react";
+import { BackupNotice } from "~/components/backup-notice";
 import { BomSection } from "~/components/bom-section";
 import { Breadcrumbs, type Crumb } from "~/components/breadcrumbs";
 import { RouteErrorPanel } from "~/components/route-error-panel";
@@ -8,9 +8,9 @@ import { requestIdOf } from "~/lib/http.server";
 import { logFailure } from "~/lib/log.server";
 import { itemPath, safePath } from "~/lib/safe-path";
 import { backParam, itemNumberParam, loadBomSection, type SectionSpec } from "~/search/bom-page.server";
+import { getSearchService } from "~/search/service.server";
 import { trackClick } from "~/signals/signals.server";
 import { WHERE_USED_COLUMNS, WHERE_USED_PAGE_SIZE } from "~/search/bom-view";
-import { DEFAULT_SEARCH_CONFIG } from "~/search/search-config";
 import { parseSearchParams } from "~/search/state";
 
 const SECTIONS: SectionSpec[] = [
@@ -22,7 +22,7 @@ const SECTIONS: SectionSpec[] = [
 function crumbsFor(back: string, item: string): Crumb[] {
   const crumbs: Crumb[] = [{ label: "Home", href: "/crib-search" }];
   const searchCrumb = (href: string): Crumb => {
-    const q = parseSearchParams(new URL(href, "http://x").searchParams, DEFAULT_SEARCH_CONFIG).q;
+    const q = parseSearchParams(new URL(href, "http://x").searchParams, getSearchService().searchConfig).q;
     return { label: q ? `Search Results: "${q}"` : "Search Results", href };
   };
   if (back.startsWith("/crib-search/search")) crumbs.push(searchCrumb(back));

@@ -27,7 +27,7 @@ const DEFAULT_FACET_FIELDS = [
 ];
 
 // Spec order; "org and subinventory maximum and minimum stock levels" reads as max before min.
-const ALL_FACET_FIELDS = [
+export const ALL_FACET_FIELDS: readonly string[] = [
   ...DEFAULT_FACET_FIELDS,
   "item_number_s",
   "attribute_stock_locator_s",
@@ -122,8 +122,18 @@ const frozen = (list: string[]): string[] => Object.freeze([...list]) as string[
 
 export const DEFAULT_SEARCH_CONFIG: SearchConfig = Object.freeze({
   facetFields: frozen(DEFAULT_FACET_FIELDS),
-  allFacetFields: frozen(ALL_FACET_FIELDS),
+  allFacetFields: frozen([...ALL_FACET_FIELDS]),
   displayOrder: frozen(DISPLAY_ORDER),
   resultFields: frozen(RESULT_FIELDS),
   sortFields: frozen(SORT_FIELDS),
 });
+
+/** The spec's configuration with a deployment's facet panel and display order (FACET_FIELDS, FIELD_DISPLAY_ORDER). */
+export function searchConfigWith(settings: { facetFields?: string[]; displayOrder?: string[] }): SearchConfig {
+  if (!settings.facetFields && !settings.displayOrder) return DEFAULT_SEARCH_CONFIG;
+  return Object.freeze({
+    ...DEFAULT_SEARCH_CONFIG,
+    facetFields: frozen(settings.facetFields ?? DEFAULT_FACET_FIELDS),
+    displayOrder: frozen(settings.displayOrder ?? DISPLAY_ORDER),
+  });
+}

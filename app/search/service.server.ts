@@ -17,7 +17,7 @@ import { ensureCatalog } from "./engines/embedded/catalog-build.server";
 import { EmbeddedEngine } from "./engines/embedded/embedded-engine.server";
 import { FusionError } from "./engines/fusion/errors";
 import { FusionEngine } from "./engines/fusion/fusion-engine.server";
-import { DEFAULT_SEARCH_CONFIG, type SearchConfig } from "./search-config";
+import { searchConfigWith, type SearchConfig } from "./search-config";
 
 export interface Answer<T> {
   value: T;
@@ -194,7 +194,7 @@ export function getEmbeddedEngine(): EmbeddedEngine {
 export function getSearchService(): SearchService {
   if (!service) {
     const config = getConfig();
-    const searchConfig = DEFAULT_SEARCH_CONFIG;
+    const searchConfig = searchConfigWith(config);
     const primary = config.fusion ? new FusionEngine(config.fusion, searchConfig) : null;
     const fallback = config.backendUrl
       ? new BackendEngine({ url: config.backendUrl, timeoutMs: config.fusion?.timeoutMs ?? 30_000 })
