@@ -59,6 +59,11 @@ const sleep = (ms: number, signal?: AbortSignal) =>
   });
 
 /** `Failed to fetch batch {n}: {reason}`, with HTTP failures as `HTTP {status}: {statusText}` (spec §8). */
+/** Solr's answer to query text its parser cannot read (HTTP 400, org.apache.solr.search.SyntaxError). */
+function isQuerySyntaxError(error: unknown): boolean {
+  return error instanceof FusionError && error.httpStatus === 400 && /SyntaxError|Cannot parse/.test(error.message);
+}
+
 function batchError(batch: number, error: unknown): FusionError {
   if (!(error instanceof FusionError)) {
     return new FusionError("failed", `Failed to fetch batch ${batch}: ${error instanceof Error ? error.message : String(error)}`);
@@ -90,12 +95,27 @@ export class FusionEngine implements SearchEngine {
     return fusionGet(url, this.httpOptions(context));
   }
 
+  /**
+   * A search. When the pipeline's parser refuses the user's text (Solr's standard parser and
+   * `1/2" valve`: a 400 SyntaxError), it is asked once more with the text as plain words.
+   */
   async search(request: SearchRequest, context?: RequestContext): Promise<SearchResponse> {
     // Facets are asked for and read back under the same (mapped) field names.
     const facetFields = request.facetFields.map((name) => solrFacetField(name, this.searchConfig));
-    const params = buildQuery({ ...request, facetFields }, this.searchConfig, { collection: this.settings.collection });
-    const { body, headers } = await this.get(this.profileUrl(this.settings.queryProfile, params), context);
-    return parseSearchResponse(body, facetFields, headers.get("x-fusion-query-id"));
+    const build = (plainText: boolean) =>
+      buildQuery({ ...request, facetFields }, this.searchConfig, { collection: this.settings.collection, plainText });
+    const ask = async (params: URLSearchParams) => {
+      const { body, headers } = await this.get(this.profileUrl(this.settings.queryProfile, params), context);
+      return parseSearchResponse(body, facetFields, headers.get("x-fusion-query-id"));
+    };
+    const params = build(false);
+    try {
+      return await ask(params);
+    } catch (error) {
+      const plain = build(true);
+      if (!isQuerySyntaxError(error) || plain.get("q") === params.get("q")) throw error;
+      return ask(plain);
+    }
   }
 
   /**
@@ -104,23 +124,33 @@ export class FusionEngine implements SearchEngine {
    */
   async *cursor(request: CursorRequest, context?: RequestContext): AsyncIterable<Doc[]> {
     let mark = "*";
+    let plainText = false;
     let delivered = 0;
     const limit = request.limit ?? Number.POSITIVE_INFINITY;
     for (let batch = 1; delivered < limit; batch++) {
       if (batch > 1 && this.pauseMs > 0) await sleep(this.pauseMs, context?.signal);
       if (context?.signal?.aborted) return;
       const rows = Math.min(request.batchSize, limit - delivered);
-      const params = buildQuery(
-        { ...request, start: 0, rows, facetFields: [], highlight: false },
-        this.searchConfig,
-        { collection: this.settings.collection, cursorMark: mark },
-        CURSOR_STEPS,
-      );
+      const params = (plain: boolean) =>
+        buildQuery(
+          { ...request, start: 0, rows, facetFields: [], highlight: false },
+          this.searchConfig,
+          { collection: this.settings.collection, cursorMark: mark, plainText: plain },
+          CURSOR_STEPS,
+        );
+      const read = async (plain: boolean) => parseSolrBody((await this.get(this.profileUrl(this.settings.queryProfile, params(plain)), context)).body);
       let next: string | undefined;
       let docs: Doc[];
       try {
-        const { body } = await this.get(this.profileUrl(this.settings.queryProfile, params), context);
-        const solr = parseSolrBody(body);
+        let solr;
+        try {
+          solr = await read(plainText);
+        } catch (error) {
+          // The first batch finds out, as a search would, that the text must go as plain words.
+          if (batch > 1 || plainText || !isQuerySyntaxError(error) || params(true).get("q") === params(false).get("q")) throw error;
+          plainText = true;
+          solr = await read(true);
+        }
         docs = solr.response.docs.map((d) => toDoc(d));
         next = solr.nextCursorMark;
       } catch (error) {

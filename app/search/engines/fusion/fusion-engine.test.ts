@@ -197,6 +197,54 @@ describe("FusionEngine.search errors (core-search §8)", () => {
     expect(error.isOutage).toBe(false);
   });
 
+  /** Solr's standard parser: an unescaped `"` opens a phrase and an unescaped `/` a regex. */
+  const luceneParser = (seen: string[]) =>
+    http.get(SEARCH_URL, ({ request }) => {
+      const q = new URL(request.url).searchParams.get("q") ?? "";
+      seen.push(q);
+      if (/(^|[^\\])["/]/.test(q)) return HttpResponse.json(solrError67, { status: 400 });
+      return HttpResponse.json(solrBody([{ id: "valve-1" }]));
+    });
+
+  it("asks once more with the text as plain words when the parser refuses it (1/2\" valve)", async () => {
+    const seen: string[] = [];
+    server.use(luceneParser(seen));
+    const result = await engine().search(searchRequest({ q: '1/2" valve', within: ["brass"] }));
+    expect(result.docs.map((d) => d.id)).toEqual(["valve-1"]);
+    expect(seen).toEqual(['(1/2" valve) AND brass', '(1\\/2\\" valve) AND brass']);
+  });
+
+  it("does not ask again for a 400 that is not about the text, or when plain words change nothing", async () => {
+    const seen: string[] = [];
+    server.use(
+      http.get(SEARCH_URL, ({ request }) => {
+        seen.push(new URL(request.url).searchParams.get("q") ?? "");
+        return HttpResponse.json({ error: { msg: "undefined field nonsense_s", code: 400 } }, { status: 400 });
+      }),
+    );
+    await expect(engine().search(searchRequest({ q: '1/2"' }))).rejects.toThrow("HTTP 400: undefined field nonsense_s");
+    expect(seen).toHaveLength(1);
+    server.use(http.get(SEARCH_URL, () => HttpResponse.json(solrError67, { status: 400 })));
+    await expect(engine().search(searchRequest({ q: "pump" }))).rejects.toThrow(solrError67.error.msg);
+  });
+
+  it("exports text the parser refuses as plain words, from the first batch on", async () => {
+    const seen: string[] = [];
+    server.use(
+      http.get(SEARCH_URL, ({ request }) => {
+        const params = new URL(request.url).searchParams;
+        const q = params.get("q") ?? "";
+        seen.push(q);
+        if (/(^|[^\\])["/]/.test(q)) return HttpResponse.json(solrError67, { status: 400 });
+        const mark = params.get("cursorMark");
+        return HttpResponse.json({ response: { numFound: 3, start: 0, docs: mark === "*" ? [{ id: "a" }, { id: "b" }] : [{ id: "c" }] }, nextCursorMark: mark === "*" ? "AoE1" : "AoE1" });
+      }),
+    );
+    const batches = await collect(engine().cursor({ q: '3/4" hose', within: [], filters: [], sort: null, batchSize: 2 }));
+    expect(batches.flat().map((d) => d.id)).toEqual(["a", "b", "c"]);
+    expect(seen).toEqual(['3/4" hose', '3\\/4\\" hose', '3\\/4\\" hose']);
+  });
+
   it("reports a 503 with a non-JSON body as 'HTTP 503: <statusText>'", async () => {
     server.use(
       http.get(SEARCH_URL, () => new HttpResponse("<html><body>upstream down</body></html>", { status: 503, statusText: "Service Unavailable", headers: { "Content-Type": "text/html" } })),

@@ -12,6 +12,7 @@ import {
   filterStep,
   highlightStep,
   neutraliseQuery,
+  plainWords,
   pagingStep,
   queryStep,
   solrPhrase,
@@ -116,6 +117,15 @@ describe("queryStep", () => {
     expect(run(queryStep, request({ q: "*:*", within: ["a"] })).get("q")).toBe("a");
     expect(run(queryStep, request({ q: "pump", within: ["  ", ""] })).get("q")).toBe("pump");
     expect(combinedQuery("", [" "])).toBe("*:*");
+  });
+
+  it("sends the text as plain words when asked: every special character escaped, operators lower-cased", () => {
+    expect(plainWords(' 1/2" valve ')).toBe('1\\/2\\" valve');
+    expect(plainWords("DA96-27984B (kit) AND seal OR NOT x*")).toBe("DA96\\-27984B \\(kit\\) and seal or not x\\*");
+    expect(plainWords("a:b {!join} [1 TO 2] ~ ^ ! + & | \\ ?")).toBe("a\\:b \\{\\!join\\} \\[1 TO 2\\] \\~ \\^ \\! \\+ \\& \\| \\\\ \\?");
+    expect(run(queryStep, request({ q: '1/2" valve', within: ["brass (old)"] }), { plainText: true }).get("q")).toBe('(1\\/2\\" valve) AND (brass AND \\(old\\))');
+    expect(run(queryStep, request({ q: "*:*", within: ['3/4"'] }), { plainText: true }).get("q")).toBe('3\\/4\\"');
+    expect(run(queryStep, request({ q: "" }), { plainText: true }).get("q")).toBe("*:*");
   });
 
   it("escapes leading local params so {!join …} stays text", () => {

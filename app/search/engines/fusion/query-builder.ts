@@ -13,6 +13,8 @@ export interface FusionQueryOptions {
   collection?: string;
   /** Cursor iteration: sorts with the `id` tie-breaker and asks for `cursorMark`. */
   cursorMark?: string;
+  /** The user's text as plain words (`plainWords`), after the pipeline's parser refused it. */
+  plainText?: boolean;
 }
 
 export type QueryStep = (params: URLSearchParams, request: SearchRequest, config: SearchConfig, options: FusionQueryOptions) => void;
@@ -46,6 +48,18 @@ export function neutraliseQuery(text: string): string {
   return text.trim().replace(/\\/g, "\\\\").replace(/:/g, "\\:").replace(/\{!/g, "\\{!");
 }
 
+/**
+ * User text as plain words for a lucene parser: every special character escaped and the
+ * operators AND, OR, NOT lower-cased. `1/2" valve` would otherwise be a regex and an open phrase,
+ * which Solr's standard parser refuses.
+ */
+export function plainWords(text: string): string {
+  return text
+    .trim()
+    .replace(/[+\-!(){}[\]^"~*?:\\/&|]/g, "\\$&")
+    .replace(/(^|\s)(AND|OR|NOT)(?=\s|$)/g, (_m, space: string, word: string) => space + word.toLowerCase());
+}
+
 /** Spec §5: within terms split on whitespace and ANDed; `(main) AND within`; empty main → within. */
 export function combinedQuery(q: string, within: readonly string[]): string {
   const main = q.trim() === "*:*" ? "" : q.trim();
@@ -69,7 +83,12 @@ export const baseStep: QueryStep = (params, _request, _config, options) => {
   if (options.collection) params.set("collection", options.collection);
 };
 
-export const queryStep: QueryStep = (params, request) => {
+export const queryStep: QueryStep = (params, request, _config, options) => {
+  if (options.plainText) {
+    const main = request.q.trim() === "*:*" ? "" : plainWords(request.q);
+    params.set("q", combinedQuery(main, request.within.map(plainWords)));
+    return;
+  }
   const q = combinedQuery(request.q, request.within);
   params.set("q", q === "*:*" ? q : neutraliseQuery(q));
 };
