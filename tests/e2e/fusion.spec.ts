@@ -199,6 +199,7 @@ test("a hanging Fusion costs the timeout until the breaker opens, then no page w
 });
 
 test("type-ahead, switched on, suggests from Fusion as one types; arrows and Enter search for one", async ({ page, request, javaScriptEnabled }) => {
+  // Skipped in the no-JavaScript project on purpose: the suggestions list exists only with JavaScript.
   test.skip(!javaScriptEnabled, "type-ahead is drawn by JavaScript; without it the box is the plain search form the other tests use");
   const asked: string[] = [];
   page.on("request", (r) => {

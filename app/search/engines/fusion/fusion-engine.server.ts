@@ -14,7 +14,7 @@ import type { SearchConfig } from "../../search-config";
 import { FusionError, MESSAGES } from "./errors";
 import { fusionGet, fusionStatus, type FusionHttpOptions } from "./http.server";
 import { parseSearchResponse, parseSolrBody, parseSuggestions, toBomDoc, toDoc } from "./parse-response.server";
-import { buildQuery, CURSOR_STEPS, solrPhrase } from "./query-builder";
+import { buildQuery, CURSOR_STEPS, queryStep, solrPhrase } from "./query-builder";
 import { solrFacetField } from "../../fields";
 
 export interface FusionSettings {
@@ -58,12 +58,26 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener("abort", done, { once: true });
   });
 
-/** `Failed to fetch batch {n}: {reason}`, with HTTP failures as `HTTP {status}: {statusText}` (spec §8). */
 /** Solr's answer to query text its parser cannot read (HTTP 400, org.apache.solr.search.SyntaxError). */
 function isQuerySyntaxError(error: unknown): boolean {
   return error instanceof FusionError && error.httpStatus === 400 && /SyntaxError|Cannot parse/.test(error.message);
 }
 
+/**
+ * Asks with the user's text as it is, and when the pipeline's parser refuses it (Solr's standard
+ * parser and `1/2" valve`), once more as plain words, if that changes the text.
+ */
+async function askPlainOnRefusal<T>(request: SearchRequest, config: SearchConfig, ask: (plainText: boolean) => Promise<T>): Promise<{ value: T; plainText: boolean }> {
+  try {
+    return { value: await ask(false), plainText: false };
+  } catch (error) {
+    const q = (plainText: boolean) => buildQuery(request, config, { plainText }, [queryStep]).get("q");
+    if (!isQuerySyntaxError(error) || q(true) === q(false)) throw error;
+    return { value: await ask(true), plainText: true };
+  }
+}
+
+/** `Failed to fetch batch {n}: {reason}`, with HTTP failures as `HTTP {status}: {statusText}` (spec §8). */
 function batchError(batch: number, error: unknown): FusionError {
   if (!(error instanceof FusionError)) {
     return new FusionError("failed", `Failed to fetch batch ${batch}: ${error instanceof Error ? error.message : String(error)}`);
@@ -95,27 +109,16 @@ export class FusionEngine implements SearchEngine {
     return fusionGet(url, this.httpOptions(context));
   }
 
-  /**
-   * A search. When the pipeline's parser refuses the user's text (Solr's standard parser and
-   * `1/2" valve`: a 400 SyntaxError), it is asked once more with the text as plain words.
-   */
+  /** A search; text the pipeline's parser refuses is asked once more as plain words. */
   async search(request: SearchRequest, context?: RequestContext): Promise<SearchResponse> {
     // Facets are asked for and read back under the same (mapped) field names.
     const facetFields = request.facetFields.map((name) => solrFacetField(name, this.searchConfig));
-    const build = (plainText: boolean) =>
-      buildQuery({ ...request, facetFields }, this.searchConfig, { collection: this.settings.collection, plainText });
-    const ask = async (params: URLSearchParams) => {
+    const answer = await askPlainOnRefusal(request, this.searchConfig, async (plainText) => {
+      const params = buildQuery({ ...request, facetFields }, this.searchConfig, { collection: this.settings.collection, plainText });
       const { body, headers } = await this.get(this.profileUrl(this.settings.queryProfile, params), context);
       return parseSearchResponse(body, facetFields, headers.get("x-fusion-query-id"));
-    };
-    const params = build(false);
-    try {
-      return await ask(params);
-    } catch (error) {
-      const plain = build(true);
-      if (!isQuerySyntaxError(error) || plain.get("q") === params.get("q")) throw error;
-      return ask(plain);
-    }
+    });
+    return answer.value;
   }
 
   /**
@@ -131,26 +134,18 @@ export class FusionEngine implements SearchEngine {
       if (batch > 1 && this.pauseMs > 0) await sleep(this.pauseMs, context?.signal);
       if (context?.signal?.aborted) return;
       const rows = Math.min(request.batchSize, limit - delivered);
-      const params = (plain: boolean) =>
-        buildQuery(
-          { ...request, start: 0, rows, facetFields: [], highlight: false },
-          this.searchConfig,
-          { collection: this.settings.collection, cursorMark: mark, plainText: plain },
-          CURSOR_STEPS,
-        );
-      const read = async (plain: boolean) => parseSolrBody((await this.get(this.profileUrl(this.settings.queryProfile, params(plain)), context)).body);
+      const batchRequest = { ...request, start: 0, rows, facetFields: [], highlight: false };
+      const read = async (plain: boolean) => {
+        const params = buildQuery(batchRequest, this.searchConfig, { collection: this.settings.collection, cursorMark: mark, plainText: plain }, CURSOR_STEPS);
+        return parseSolrBody((await this.get(this.profileUrl(this.settings.queryProfile, params), context)).body);
+      };
       let next: string | undefined;
       let docs: Doc[];
       try {
         let solr;
-        try {
-          solr = await read(plainText);
-        } catch (error) {
-          // The first batch finds out, as a search would, that the text must go as plain words.
-          if (batch > 1 || plainText || !isQuerySyntaxError(error) || params(true).get("q") === params(false).get("q")) throw error;
-          plainText = true;
-          solr = await read(true);
-        }
+        // The first batch finds out, as a search would, whether the text must go as plain words.
+        if (batch === 1) ({ value: solr, plainText } = await askPlainOnRefusal(batchRequest, this.searchConfig, read));
+        else solr = await read(plainText);
         docs = solr.response.docs.map((d) => toDoc(d));
         next = solr.nextCursorMark;
       } catch (error) {
