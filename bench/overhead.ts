@@ -16,9 +16,15 @@
  * npm run bench:overhead -- '/api/search?q=pump&f=org_code:LOU' measures another path the same way
  * (the JSON API: the same Fusion call without a page).
  *
- * OVERHEAD_ROUNDS=5 npm run bench:overhead repeats the 10-connection load on the portal and on the
- * harness alone, taking turns, and reports the median round: the machine's speed drifts between
- * runs a minute apart by as much as any change measured, and turns spread the drift over both.
+ * The same load also goes to the empty document (bench/empty-document-route.tsx, in the benchmark's
+ * own build): a page of this app that makes the search page's Fusion call and shows one number. It
+ * measures what the stack costs (remix-serve, Remix, the Fusion client, the app's layout) before
+ * the search page's own content, and so how much of the target is left for that content.
+ *
+ * OVERHEAD_ROUNDS=5 npm run bench:overhead repeats the 10-connection load on the portal, the empty
+ * document and the harness alone, taking turns, and reports the median round: the machine's speed
+ * drifts between runs a minute apart by as much as any change measured, and turns spread the drift
+ * over all three.
  */
 import fs from "node:fs";
 import http from "node:http";
@@ -86,7 +92,10 @@ async function closedLoop(url: string, clients: number, seconds: number) {
 
 fs.mkdirSync(OUT, { recursive: true });
 if (!fs.existsSync(CATALOG)) buildSampleCatalog(CATALOG, { items: 5000 });
-buildApp();
+// The app as `npm start` serves it, plus the empty document (bench/empty-document-route.tsx), in a
+// build directory of the benchmark's own.
+const BUILD_DIR = path.join(OUT, "build-overhead");
+buildApp({ dir: BUILD_DIR, env: { BENCH_EMPTY_DOCUMENT: "1" } });
 const standIn = await startStandIn(CATALOG);
 const server = await startServer({
   CATALOG_DB: CATALOG,
@@ -96,7 +105,7 @@ const server = await startServer({
   FUSION_BREAKER_THRESHOLD: String(BREAKER_THRESHOLD),
   FUSION_BREAKER_COOLDOWN_MS: "600000",
   SIGNALS_ENABLED: "false",
-});
+}, BUILD_DIR);
 try {
   await standIn.fault({ kind: "fixed", ms: LATENCY_MS });
   const page = `${server.url}${PAGE}`;
@@ -111,13 +120,23 @@ try {
 
   const floor = await startHarnessFloor(`${standIn.url}${fusionCall.path}?${new URLSearchParams(fusionCall.params)}`, pageBytes);
   let floorSingle: autocannon.Result;
-  const rounds: { portal: autocannon.Result; floor: autocannon.Result }[] = [];
+  // The search page's Fusion call in an app document that shows one number: what the stack costs
+  // before the page's own content. Only for the search page (another path has no such twin).
+  const emptyDocument = PAGE === SEARCH_PAGE ? `${server.url}/bench/empty-document?${new URL(page).searchParams}` : null;
+  const rounds: { portal: autocannon.Result; empty: autocannon.Result | null; floor: autocannon.Result }[] = [];
   try {
     await load(floor.url, 3);
     floorSingle = await load(floor.url, 10, 1);
+    if (emptyDocument) {
+      const answer = await fetch(emptyDocument);
+      if (!answer.ok || !(await answer.text()).includes("items from fusion")) throw new Error("the empty document was not answered through Fusion");
+      await load(emptyDocument, 3);
+    }
     await load(page, 3); // warm again after the harness's runs
     for (let round = 0; round < ROUNDS; round++) {
-      rounds.push({ portal: await load(page, 20), floor: await load(floor.url, 20) });
+      const portal = await load(page, 20);
+      const empty = emptyDocument ? await load(emptyDocument, 20) : null;
+      rounds.push({ portal, empty, floor: await load(floor.url, 20) });
     }
   } finally {
     floor.stop();
@@ -131,6 +150,7 @@ try {
     non2xx: rounds.reduce((sum, r) => sum + r.portal.non2xx, 0),
   };
   const floorFused = { p50: middle((r) => r.floor.latency.p50), p99: middle((r) => r.floor.latency.p99) };
+  const emptyFused = emptyDocument ? { p50: middle((r) => r.empty!.latency.p50), p99: middle((r) => r.empty!.latency.p99) } : null;
   const health = (await (await fetch(`${server.url}/api/health`)).json()) as { data: { engines: { serving: string } } };
   if (health.data.engines.serving !== "fusion") throw new Error("the portal is not serving from Fusion");
 
@@ -151,9 +171,9 @@ try {
   const open = await closedLoop(page, 10, 15);
 
   if (ROUNDS > 1) {
-    console.log(`10 connections, ${ROUNDS} rounds of 20 s, the portal and the harness alone taking turns; p50 / p99 minus ${LATENCY_MS} ms:`);
-    const over = (r: autocannon.Result) => `+${r.latency.p50 - LATENCY_MS} / +${r.latency.p99 - LATENCY_MS} ms`;
-    console.log(table([["round", "portal", "harness alone"], ...rounds.map((r, i) => [i + 1, over(r.portal), over(r.floor)])]));
+    console.log(`10 connections, ${ROUNDS} rounds of 20 s, the portal, the empty document and the harness alone taking turns; p50 / p99 minus ${LATENCY_MS} ms:`);
+    const over = (r: autocannon.Result | null) => (r ? `+${r.latency.p50 - LATENCY_MS} / +${r.latency.p99 - LATENCY_MS} ms` : "-");
+    console.log(table([["round", "portal", "empty document", "harness alone"], ...rounds.map((r, i) => [i + 1, over(r.portal), over(r.empty), over(r.floor)])]));
     console.log("");
   }
   const which = ROUNDS > 1 ? `, median of ${ROUNDS} rounds (each column on its own)` : "";
@@ -178,12 +198,18 @@ try {
       ` 10 connections +${floorFused.p50 - LATENCY_MS} / +${floorFused.p99 - LATENCY_MS} ms,` +
       ` 1 connection +${floorSingle.latency.p50 - LATENCY_MS} / +${floorSingle.latency.p99 - LATENCY_MS} ms`,
   );
+  if (emptyFused) {
+    console.log(
+      `\nthe empty document (an app page with the same Fusion call, showing one number), 10 connections, p50 / p99 minus ${LATENCY_MS} ms:` +
+        ` +${emptyFused.p50 - LATENCY_MS} / +${emptyFused.p99 - LATENCY_MS} ms`,
+    );
+  }
   const opened = states.filter((s) => s === "open").length;
   console.log(`\nFusion hanging, breaker open in ${opened} of ${states.length} health answers: fallback page, 10 concurrent clients for 15 s:`);
   console.log(table([["requests", "errors", "p50", "p95", "max"], [open.count, open.errors, `${open.p50.toFixed(1)} ms`, `${open.p95.toFixed(1)} ms`, `${open.max.toFixed(1)} ms`]]));
   fs.writeFileSync(
     path.join(OUT, PAGE === SEARCH_PAGE ? "overhead.json" : "overhead-other-page.json"),
-    JSON.stringify({ node: process.version, date: new Date().toISOString(), page: PAGE, workers: WORKERS, rounds: rounds.map((r) => ({ portal: { p50: r.portal.latency.p50, p99: r.portal.latency.p99 }, harnessFloor: { p50: r.floor.latency.p50, p99: r.floor.latency.p99 } })), single: { p50: single.latency.p50, p99: single.latency.p99 }, fused, harnessFloor: { single: { p50: floorSingle.latency.p50, p99: floorSingle.latency.p99 }, fused: floorFused }, breakerOpen: open }, null, 2),
+    JSON.stringify({ node: process.version, date: new Date().toISOString(), page: PAGE, workers: WORKERS, rounds: rounds.map((r) => ({ portal: { p50: r.portal.latency.p50, p99: r.portal.latency.p99 }, emptyDocument: r.empty ? { p50: r.empty.latency.p50, p99: r.empty.latency.p99 } : null, harnessFloor: { p50: r.floor.latency.p50, p99: r.floor.latency.p99 } })), single: { p50: single.latency.p50, p99: single.latency.p99 }, fused, harnessFloor: { single: { p50: floorSingle.latency.p50, p99: floorSingle.latency.p99 }, fused: floorFused }, emptyDocument: emptyFused, breakerOpen: open }, null, 2),
   );
 } finally {
   await server.stop();

@@ -1,0 +1,24 @@
+/**
+ * The empty document of `npm run bench:overhead`: a page of this app (the root layout, its header,
+ * footer and scripts) whose loader makes the search page's Fusion call through the same service
+ * and whose body shows one number. Loaded like the search page, it measures what the stack (HTTP,
+ * remix-serve, Remix, the Fusion client, a document) costs before any of the search page's own
+ * content. Only the benchmark's build has it (remix.config.js, BENCH_EMPTY_DOCUMENT).
+ */
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { searchRequestOf } from "~/search/search-view";
+import { getSearchService } from "~/search/service.server";
+import { parseSearchParams } from "~/search/state";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const service = getSearchService();
+  const state = parseSearchParams(new URL(request.url).searchParams, service.searchConfig);
+  const answer = await service.search(searchRequestOf(state, service.searchConfig), { signal: request.signal });
+  return json({ total: answer.value.total, engine: answer.engine });
+}
+
+export default function EmptyDocument() {
+  const { total, engine } = useLoaderData<typeof loader>();
+  return <p>{`${total} items from ${engine}`}</p>;
+}
