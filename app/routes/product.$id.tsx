@@ -18,6 +18,7 @@ import {
 } from "~/search/product-page.server";
 import { getSearchService } from "~/search/service.server";
 import { parseSearchParams } from "~/search/state";
+import { isRecordedClick, recordedClickCookie, resultClickKey } from "~/signals/result-click.server";
 import { recordSignal } from "~/signals/signals.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -55,8 +56,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     data: { docId: product.id, title: titleOf(product), category: product.category_s ?? null, itemNumber },
   });
   // The result click, when the item really is at that place in that search (the neighbours were
-  // found there): a made-up link records nothing.
-  if (fromResults && neighbours.position !== null) {
+  // found there): a made-up link records nothing, and the same link again from this browser (a
+  // reload, the browser's Back and Forward) is the click already recorded.
+  let clickCookie: string | null = null;
+  const validQueryId = queryId && isQueryId(queryId) ? queryId : null;
+  const clickKey = fromResults && neighbours.position !== null ? resultClickKey({ docId: product.id, position: neighbours.position, back, queryId: validQueryId }) : null;
+  if (clickKey && !(await isRecordedClick(request, clickKey))) {
+    clickCookie = await recordedClickCookie(clickKey);
     void recordSignal({
       type: "click",
       data: {
@@ -65,11 +71,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         query: parseSearchParams(new URL(back, url).searchParams, service.searchConfig).q,
         title: titleOf(product),
         url: self,
-        ...(queryId && isQueryId(queryId) ? { fusionQueryId: queryId } : {}),
+        ...(validQueryId ? { fusionQueryId: validQueryId } : {}),
       },
     });
   }
-  return {
+  const page = {
     back,
     itemNumber,
     title: titleOf(product),
@@ -83,6 +89,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     neighbours,
     degraded,
   };
+  return clickCookie ? json(page, { headers: { "Set-Cookie": clickCookie } }) : page;
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

@@ -90,11 +90,8 @@ describe("signals of a search through Fusion", () => {
     const qid = (await lastOf("search"))?.data.fusionQueryId;
     const row = page.view.rows[1]!;
     const url = new URL(row.href, "http://localhost");
-    const product = (await productLoader({ request: new Request(url), params: { id: row.itemNumber }, context: {} })) as {
-      whereUsedHref: string;
-      bomHref: string;
-      neighbours: { prev: { href: string } | null };
-    };
+    const answer = (await productLoader({ request: new Request(url), params: { id: row.itemNumber }, context: {} })) as Response;
+    const product = (await answer.json()) as { whereUsedHref: string; bomHref: string; neighbours: { prev: { href: string } | null } };
     const click = await lastOf("click");
     expect(click?.data).toMatchObject({ docId: "ITEM-2", position: 1, query: "pump", fusionQueryId: qid });
     // The page's own address, and with it the way back from Where Used and BOM, is without the marks.
@@ -106,6 +103,38 @@ describe("signals of a search through Fusion", () => {
       expect(back.has("qid")).toBe(false);
       expect(new URL(back.get("back") ?? "/", "http://localhost").searchParams.has("via")).toBe(false);
     }
+  });
+
+  it("the same result link again from the same browser (a reload, Back and Forward) is the click already recorded", async () => {
+    const page = await searchPage("/crib-search/search?q=pump");
+    const open = (row: { href: string; itemNumber: string }, cookie?: string) =>
+      productLoader({ request: new Request(new URL(row.href, "http://localhost"), { headers: cookie ? { Cookie: cookie } : {} }), params: { id: row.itemNumber }, context: {} });
+    const clicks = async () => (await readSignals()).filter((s) => s.type === "click");
+    const [first, second] = page.view.rows as [(typeof page.view.rows)[number], (typeof page.view.rows)[number]];
+
+    const before = (await clicks()).length;
+    const answer = (await open(first)) as Response;
+    const setCookie = answer.headers.get("Set-Cookie") ?? "";
+    expect(setCookie).toMatch(/^result-click=/);
+    expect(setCookie).toMatch(/Path=\/product/);
+    expect(setCookie).toMatch(/HttpOnly/);
+    const cookie = setCookie.split(";")[0]!;
+    expect(await clicks()).toHaveLength(before + 1);
+
+    // Reloaded: the same link with the cookie, no second click, and a plain page.
+    const reloaded = await open(first, cookie);
+    expect(reloaded).not.toBeInstanceOf(Response);
+    expect(reloaded).toMatchObject({ itemNumber: "W100" });
+    expect(await clicks()).toHaveLength(before + 1);
+
+    // Another result of the same search, the same result of another search, and another browser count.
+    await open(second, cookie);
+    expect((await clicks()).at(-1)?.data).toMatchObject({ docId: "ITEM-2", position: 1 });
+    const again = await searchPage("/crib-search/search?q=pump");
+    await open(again.view.rows[0]!, cookie);
+    expect((await clicks()).at(-1)?.data).toMatchObject({ docId: "ITEM-1", position: 0, fusionQueryId: (await lastOf("search"))?.data.fusionQueryId });
+    await open(first);
+    expect(await clicks()).toHaveLength(before + 4);
   });
 
   it("a made-up position records no click; a query id that is not one is left out; the query is the search's", async () => {
