@@ -1,14 +1,8 @@
-import { createCookie } from "@remix-run/node";
+import { portalCookie } from "~/lib/cookie.server";
 
 export const RECENT_LIMIT = 10;
 
-const cookie = createCookie("recent-searches", {
-  httpOnly: true,
-  sameSite: "lax",
-  path: "/",
-  maxAge: 60 * 60 * 24 * 365,
-  secure: process.env.NODE_ENV === "production" && (process.env.APP_URL ?? "").startsWith("https:"),
-});
+const cookie = portalCookie("recent-searches", { path: "/", maxAge: 60 * 60 * 24 * 365 });
 
 function clean(value: unknown): string[] {
   if (!Array.isArray(value)) return [];

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { createCookie } from "@remix-run/node";
+import { portalCookie } from "~/lib/cookie.server";
 
 /**
  * The result click this browser last recorded, as a digest of the click (item, position, the
@@ -7,13 +7,7 @@ import { createCookie } from "@remix-run/node";
  * page, or coming back to it through the browser's history, sends the same link again; with the
  * cookie it is recognised and counted once. Without JavaScript too, and with no state on the server.
  */
-const lastClick = createCookie("result-click", {
-  httpOnly: true,
-  sameSite: "lax",
-  path: "/product",
-  maxAge: 30 * 60,
-  secure: process.env.NODE_ENV === "production" && (process.env.APP_URL ?? "").startsWith("https:"),
-});
+const lastClick = portalCookie("result-click", { path: "/product", maxAge: 30 * 60 });
 
 export interface ResultClick {
   docId: string;

@@ -1,0 +1,14 @@
+import { createCookie, type Cookie } from "@remix-run/node";
+
+/**
+ * A cookie of the portal's own: kept from scripts (HttpOnly), sent on same-site navigations and
+ * top-level links (SameSite=Lax), and Secure when the portal is served over https.
+ */
+export function portalCookie(name: string, options: { path: string; maxAge: number }): Cookie {
+  return createCookie(name, {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: process.env.NODE_ENV === "production" && (process.env.APP_URL ?? "").startsWith("https:"),
+    ...options,
+  });
+}
