@@ -3,7 +3,7 @@ import { RemixServer } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
 import { startUp } from "./start-up.server";
 import { inTurn } from "./lib/in-turn.server";
-import { setSecurityHeaders } from "./lib/security-headers.server";
+import { setSecurityHeaders } from "./web/security-headers.server";
 
 startUp();
 

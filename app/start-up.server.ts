@@ -1,5 +1,6 @@
 import { ConfigError, getConfig } from "./config.server";
-import { getEmbeddedEngine, getSearchService } from "./search/service.server";
+import { services } from "./registry.server";
+import { CatalogUnavailableError } from "./search/engines/embedded/embedded-engine.server";
 
 let started = false;
 
@@ -22,12 +23,14 @@ export function startUp(): void {
   }
   setImmediate(() => {
     try {
-      const engine = getEmbeddedEngine();
-      const { items } = engine.open();
-      engine.warm(getSearchService().searchConfig.facetFields);
-      console.log(`Catalogue ready: ${items} items (${getConfig().catalogDb})`);
+      const { catalogue, searchConfig, config } = services();
+      if (!catalogue) return;
+      const { items } = catalogue.open();
+      catalogue.warm(searchConfig.facetFields);
+      console.log(`Catalogue ready: ${items} items (${config.catalogDb})`);
     } catch (error) {
-      console.error("The catalogue could not be opened:", error instanceof Error ? error.message : error);
+      const detail = error instanceof CatalogUnavailableError ? error.detail : error instanceof Error ? error.message : error;
+      console.error("The catalogue could not be opened:", detail);
     }
   });
 }

@@ -8,13 +8,13 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { searchRequestOf } from "~/search/search-view";
-import { getSearchService } from "~/search/service.server";
+import { services } from "~/registry.server";
 import { parseSearchParams } from "~/search/state";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const service = getSearchService();
-  const state = parseSearchParams(new URL(request.url).searchParams, service.searchConfig);
-  const answer = await service.search(searchRequestOf(state, service.searchConfig), { signal: request.signal });
+  const { search: service, searchConfig } = services();
+  const state = parseSearchParams(new URL(request.url).searchParams, searchConfig);
+  const answer = await service.search(searchRequestOf(state, searchConfig), { signal: request.signal });
   return json({ total: answer.value.total, engine: answer.engine });
 }
 

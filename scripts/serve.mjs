@@ -7,8 +7,8 @@
  * A Node process renders one page at a time, so a single process leaves every other core idle.
  * WEB_CONCURRENCY sets the number of workers (default: the cores this process may use; 1 runs
  * remix-serve in this process, without a cluster). The workers share the port; the portal keeps no
- * state between requests apart from each worker's circuit breaker for Fusion, whose openings and
- * closings the workers tell each other through this process (app/lib/peers.server.ts).
+ * state between requests apart from each worker's circuit breaker for Fusion, which each worker
+ * keeps for itself, as replicas on other machines would.
  *
  * The first worker starts alone, so that it creates the sample catalogue (when there is none) before
  * the others open it. A worker that dies is replaced; one that dies while starting (a bad setting,

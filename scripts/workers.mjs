@@ -2,7 +2,6 @@
  * The primary process of the server cluster (scripts/serve.mjs): starts `count` workers running
  * `exec`, the first one alone (it may create the sample catalogue the others then open), replaces a
  * worker that dies, and stops everything on SIGINT/SIGTERM or when a worker dies while starting.
- * It also relays the workers' messages to each other (app/lib/peers.server.ts).
  */
 import cluster from "node:cluster";
 import os from "node:os";
@@ -18,35 +17,13 @@ export function workerCount(raw) {
   return Number(text);
 }
 
-/** The envelope of app/lib/peers.server.ts. */
-const PEER_MESSAGE = "crib-search:peers";
-
 export function runWorkers({ exec, args, count }) {
   cluster.setupPrimary({ exec, args });
   let stopping = false;
   const listening = new Set();
-  /** The latest message of each topic (by its `at`), for a worker that asks when it starts listening. */
-  const latest = new Map();
-
-  const relay = (from, message) => {
-    if (typeof message !== "object" || message === null || message.type !== PEER_MESSAGE) return;
-    if (message.ask) {
-      const last = latest.get(message.topic);
-      if (last && from.isConnected()) from.send(last);
-      return;
-    }
-    const kept = latest.get(message.topic);
-    if (!kept || !(kept.at > message.at)) latest.set(message.topic, message);
-    for (const worker of Object.values(cluster.workers ?? {})) {
-      if (worker && worker !== from && worker.isConnected()) worker.send(message);
-    }
-  };
 
   const fork = () => {
     const worker = cluster.fork();
-    worker.on("message", (message) => relay(worker, message));
-    // A message to a worker that is going away is lost, and only that.
-    worker.on("error", (error) => console.error(`Could not reach a server worker: ${error.message}`));
     worker.once("listening", () => {
       listening.add(worker.id);
       // The first worker is up (and the catalogue with it): start the rest.

@@ -74,29 +74,6 @@ describe("the server's worker processes", () => {
     for (const pid of after) expect(alive(pid)).toBe(false);
   }, 30_000);
 
-  it("relay a worker's peer message to the others, and its topic's last one to a worker that starts later", async () => {
-    const port = await freePort();
-    primary = spawn(process.execPath, [PRIMARY], { env: { ...process.env, PORT: String(port), WEB_CONCURRENCY: "2" }, stdio: "pipe" });
-    const pids = await bothWorkers(port);
-    const heard = async () => JSON.parse(await get(port, "/heard")) as { pid: number; heard: { topic: string; payload: unknown }[] };
-
-    const publish = (payload: unknown, at: number) => workerPid(port, `/publish?topic=t&at=${at}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
-    const sender = await publish({ state: "open" }, 7);
-    const other = await until(heard, (answer) => answer.pid !== sender && answer.heard.length > 0);
-    expect(other.heard).toEqual([{ topic: "t", payload: { state: "open" } }]);
-    const own = await until(heard, (answer) => answer.pid === sender);
-    expect(own.heard).toEqual([]);
-
-    // A later message of the topic replaces the one kept for newcomers; one that arrives late
-    // with an earlier time does not.
-    await publish({ state: "closed" }, 9);
-    await publish({ state: "stale" }, 8);
-    const crashed = await workerPid(port, "/crash");
-    await until(() => Promise.resolve(alive(crashed)), (up) => !up);
-    const newcomer = await until(heard, (answer) => !pids.has(answer.pid) && answer.heard.length > 0);
-    expect(newcomer.heard).toEqual([{ topic: "t", payload: { state: "closed" } }]);
-  }, 30_000);
-
   it("stops with the worker's exit code when a worker dies while starting", async () => {
     const port = await freePort();
     primary = spawn(process.execPath, [PRIMARY], {

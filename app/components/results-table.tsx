@@ -1,5 +1,5 @@
 import { AppLink } from "./nav";
-import { itemPath, productLink, withBack } from "~/lib/safe-path";
+import { itemPath, productLink, withBack } from "~/search/paths";
 import type { Column, ResultLinks, ResultRow } from "~/search/search-view";
 import { highlighted } from "./highlighted";
 import { ProductImage } from "./product-image";

@@ -1,5 +1,6 @@
 import { redirect } from "@remix-run/node";
+import { HOME_PATH } from "~/search/paths";
 
 export function loader() {
-  return redirect("/crib-search");
+  return redirect(HOME_PATH);
 }

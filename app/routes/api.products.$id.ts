@@ -1,15 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiData, handleApi } from "~/lib/api.server";
-import { badRequest, describeZodError, notFound } from "~/lib/http.server";
-import { ProductIdSchema } from "~/search/api-schemas.server";
-import { getSearchService } from "~/search/service.server";
+import { productApi } from "~/web/api-endpoints.server";
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  return handleApi(request, async ({ requestId }) => {
-    const id = ProductIdSchema.safeParse(params.id ?? "");
-    if (!id.success) throw badRequest(describeZodError(id.error));
-    const answer = await getSearchService().getProduct(id.data, { requestId, signal: request.signal });
-    if (!answer.value) throw notFound("Product not found");
-    return apiData(answer.value, requestId);
-  });
+export function loader({ request, params }: LoaderFunctionArgs) {
+  return productApi(request, params.id);
 }

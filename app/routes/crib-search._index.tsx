@@ -1,8 +1,7 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { SearchPage } from "~/components/search-page";
-import { loadSearchPage } from "~/search/search-page.server";
-import { pickHeaders } from "./crib-search.search";
+import { loadSearchPage, pickHeaders } from "~/web/search-page.server";
 
 /** Home: the search page over every item, with the user's recent searches. */
 export function loader({ request }: LoaderFunctionArgs) {

@@ -1,22 +1,13 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { SearchPage } from "~/components/search-page";
-import { loadSearchPage } from "~/search/search-page.server";
+import { loadSearchPage, pickHeaders } from "~/web/search-page.server";
 
 export function loader({ request }: LoaderFunctionArgs) {
   return loadSearchPage(request);
 }
 
 export const headers: HeadersFunction = ({ loaderHeaders }) => pickHeaders(loaderHeaders);
-
-export function pickHeaders(loaderHeaders: Headers): Headers {
-  const out = new Headers();
-  for (const name of ["Server-Timing", "Cache-Control"]) {
-    const value = loaderHeaders.get(name);
-    if (value) out.set(name, value);
-  }
-  return out;
-}
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   const query = data?.view?.query;

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { BomPage } from "~/components/bom-pages";
 import { RouteErrorPanel } from "~/components/route-error-panel";
-import { loadSingleBom } from "~/search/bom-routes.server";
+import { loadSingleBom } from "~/web/bom-pages.server";
 
 export function loader({ request, params }: LoaderFunctionArgs) {
   return loadSingleBom(request, params.item, "pm");

@@ -1,55 +1,13 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useLocation } from "@remix-run/react";
 import { BackupNotice } from "~/components/backup-notice";
 import { BomSection } from "~/components/bom-section";
-import { Breadcrumbs, type Crumb } from "~/components/breadcrumbs";
+import { Breadcrumbs } from "~/components/breadcrumbs";
 import { RouteErrorPanel } from "~/components/route-error-panel";
-import { requestIdOf } from "~/lib/http.server";
-import { logFailure } from "~/lib/log.server";
-import { itemPath, safePath } from "~/lib/safe-path";
-import { backParam, itemNumberParam, loadBomSection, type SectionSpec } from "~/search/bom-page.server";
-import { getSearchService } from "~/search/service.server";
-import { trackClick } from "~/signals/signals.server";
-import { WHERE_USED_COLUMNS, WHERE_USED_PAGE_SIZE } from "~/search/bom-view";
-import { parseSearchParams } from "~/search/state";
+import { loadWhereUsed } from "~/web/bom-pages.server";
 
-const SECTIONS: SectionSpec[] = [
-  { prefix: "asset", type: "asset", title: "Asset BOM", columns: WHERE_USED_COLUMNS, pageSize: WHERE_USED_PAGE_SIZE, defaultSort: { field: "item_number", direction: "asc" } },
-  { prefix: "pm", type: "pm", title: "PM BOM", columns: WHERE_USED_COLUMNS, pageSize: WHERE_USED_PAGE_SIZE, defaultSort: { field: "item_number", direction: "asc" } },
-];
-
-/** Breadcrumbs from where the user came: a search, or an item page (which itself may carry its search). */
-function crumbsFor(back: string, item: string): Crumb[] {
-  const crumbs: Crumb[] = [{ label: "Home", href: "/crib-search" }];
-  const searchCrumb = (href: string): Crumb => {
-    const q = parseSearchParams(new URL(href, "http://x").searchParams, getSearchService().searchConfig).q;
-    return { label: q ? `Search Results: "${q}"` : "Search Results", href };
-  };
-  if (back.startsWith("/crib-search/search")) crumbs.push(searchCrumb(back));
-  if (back.startsWith("/product/")) {
-    const productUrl = new URL(back, "http://x");
-    const fromSearch = safePath(productUrl.searchParams.get("back"), "");
-    if (fromSearch.startsWith("/crib-search/search")) crumbs.push(searchCrumb(fromSearch));
-    crumbs.push({ label: `Product ${decodeURIComponent(productUrl.pathname.slice("/product/".length))}`, href: back });
-  }
-  crumbs.push({ label: `Where Used: ${item}` });
-  return crumbs;
-}
-
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const item = itemNumberParam(params.item);
-  const url = new URL(request.url);
-  const back = backParam(url);
-  const context = { requestId: requestIdOf(request), signal: request.signal };
-  if (url.searchParams.get("via") === "pdp_where_used") void trackClick("pdp_where_used", { itemNumber: item });
-  url.searchParams.delete("via");
-  try {
-    const [asset, pm] = await Promise.all(SECTIONS.map((spec) => loadBomSection(item, spec, url, context)));
-    return { item, back, crumbs: crumbsFor(back, item), sections: [asset!, pm!], exportBase: `${itemPath("/where-used", item)}/export.csv` };
-  } catch (error) {
-    logFailure("Where Used", error, context);
-    throw json({ message: "Failed to fetch Where Used data", back }, { status: 503 });
-  }
+export function loader({ request, params }: LoaderFunctionArgs) {
+  return loadWhereUsed(request, params.item);
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Where Used: ${data?.item ?? ""} · Crib Search` }];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CircuitBreaker, type BreakerChange } from "./circuit-breaker";
+import { CircuitBreaker } from "./circuit-breaker";
 
 function clock() {
   let t = 1_000;
@@ -77,81 +77,5 @@ describe("CircuitBreaker", () => {
     breaker.failure(); // a request that was sent before the breaker opened, timing out now
     c.advance(2_000);
     expect(breaker.state).toBe("half-open");
-  });
-
-  it("tells its own openings and closings, once each, with their times", () => {
-    const c = clock();
-    const changes: BreakerChange[] = [];
-    const breaker = new CircuitBreaker({ failureThreshold: 2, cooldownMs: 5_000, now: c.now, onChange: (change) => changes.push(change) });
-    breaker.failure();
-    breaker.success();
-    expect(changes).toEqual([]);
-    breaker.failure();
-    breaker.failure();
-    breaker.failure();
-    expect(changes).toEqual([{ state: "open", at: 1_000 }]);
-    c.advance(5_000);
-    expect(breaker.tryAcquire()).toBe(true);
-    breaker.failure();
-    expect(changes).toEqual([
-      { state: "open", at: 1_000 },
-      { state: "open", at: 6_000 },
-    ]);
-    c.advance(5_000);
-    expect(breaker.tryAcquire()).toBe(true);
-    breaker.success();
-    breaker.success();
-    expect(changes.at(-1)).toEqual({ state: "closed", at: 11_000 });
-    expect(changes).toHaveLength(3);
-  });
-
-  it("adopts another worker's opening and closing without telling them again", () => {
-    const c = clock();
-    const changes: BreakerChange[] = [];
-    const breaker = new CircuitBreaker({ failureThreshold: 3, cooldownMs: 5_000, now: c.now, onChange: (change) => changes.push(change) });
-    breaker.adopt({ state: "open", at: 800 });
-    expect(breaker.state).toBe("open");
-    expect(breaker.tryAcquire()).toBe(false);
-    expect(breaker.snapshot()).toMatchObject({ openedAt: 800, retryAt: 5_800 });
-    breaker.adopt({ state: "closed", at: 900 });
-    expect(breaker.state).toBe("closed");
-    expect(breaker.tryAcquire()).toBe(true);
-    expect(changes).toEqual([]);
-    // Its own count starts again after a closing.
-    breaker.failure();
-    breaker.failure();
-    expect(breaker.state).toBe("closed");
-  });
-
-  it("keeps the latest change whatever order the changes arrive in, its own included", () => {
-    const c = clock();
-    const breaker = new CircuitBreaker({ failureThreshold: 1, cooldownMs: 5_000, now: c.now });
-    breaker.adopt({ state: "closed", at: 900 });
-    breaker.adopt({ state: "open", at: 800 }); // older: ignored
-    expect(breaker.state).toBe("closed");
-    breaker.adopt({ state: "open", at: 950 });
-    breaker.adopt({ state: "open", at: 940 }); // does not move the cool-down back
-    expect(breaker.snapshot().retryAt).toBe(5_950);
-    // Its own reopening, at 6 000, is later than anything it was told before it.
-    c.advance(5_000);
-    expect(breaker.tryAcquire()).toBe(true);
-    breaker.failure();
-    expect(breaker.snapshot().openedAt).toBe(6_000);
-    breaker.adopt({ state: "closed", at: 5_990 }); // a trial elsewhere that succeeded just before
-    expect(breaker.state).toBe("open");
-    breaker.adopt({ state: "closed", at: 6_010 });
-    expect(breaker.state).toBe("closed");
-  });
-
-  it("after an adopted opening, its own trial decides as usual", () => {
-    const c = clock();
-    const changes: BreakerChange[] = [];
-    const breaker = new CircuitBreaker({ failureThreshold: 3, cooldownMs: 5_000, now: c.now, onChange: (change) => changes.push(change) });
-    breaker.adopt({ state: "open", at: 1_000 });
-    c.advance(5_000);
-    expect(breaker.tryAcquire()).toBe(true);
-    breaker.success();
-    expect(breaker.state).toBe("closed");
-    expect(changes).toEqual([{ state: "closed", at: 6_000 }]);
   });
 });

@@ -6,23 +6,6 @@ export interface BreakerOptions {
   /** How long an open breaker skips the engine before it tries one request again. */
   cooldownMs?: number;
   now?: () => number;
-  /** Told when this breaker opens or closes by what it saw itself (not by `adopt`). */
-  onChange?: (change: BreakerChange) => void;
-}
-
-/**
- * An opening or a closing, as told to the other workers, with its time: the time of an opening fixes
- * the cool-down, and of two changes the later one wins, whatever order they arrive in.
- */
-export interface BreakerChange {
-  state: "open" | "closed";
-  at: number;
-}
-
-export function isBreakerChange(value: unknown): value is BreakerChange {
-  if (typeof value !== "object" || value === null) return false;
-  const change = value as { state?: unknown; at?: unknown };
-  return (change.state === "open" || change.state === "closed") && typeof change.at === "number" && Number.isFinite(change.at);
 }
 
 export interface BreakerSnapshot {
@@ -41,18 +24,14 @@ export class CircuitBreaker {
   private failures = 0;
   private openedAt: number | null = null;
   private trialInFlight = false;
-  /** When it last opened or closed, by its own finding or another worker's. */
-  private changedAt = Number.NEGATIVE_INFINITY;
   private readonly threshold: number;
   private readonly cooldownMs: number;
   private readonly now: () => number;
-  private readonly onChange: (change: BreakerChange) => void;
 
   constructor(options: BreakerOptions = {}) {
     this.threshold = options.failureThreshold ?? 3;
     this.cooldownMs = options.cooldownMs ?? 30_000;
     this.now = options.now ?? Date.now;
-    this.onChange = options.onChange ?? (() => undefined);
   }
 
   get state(): BreakerState {
@@ -70,14 +49,9 @@ export class CircuitBreaker {
   }
 
   success(): void {
-    const wasOpen = this.openedAt !== null;
     this.failures = 0;
     this.openedAt = null;
     this.trialInFlight = false;
-    if (wasOpen) {
-      this.changedAt = this.now();
-      this.onChange({ state: "closed", at: this.changedAt });
-    }
   }
 
   failure(): void {
@@ -86,25 +60,7 @@ export class CircuitBreaker {
     this.trialInFlight = false;
     // Failures of requests that were already under way when it opened do not restart the cool-down.
     if (wasTrial || (this.openedAt === null && this.failures >= this.threshold)) {
-      this.openedAt = this.changedAt = this.now();
-      this.onChange({ state: "open", at: this.openedAt });
-    }
-  }
-
-  /**
-   * Takes over what another worker's breaker saw, unless this one changed since: an opening (the
-   * engine is down for everyone, so nobody else waits for the timeout to find out), or a closing
-   * (a request got through). A trial of this breaker's own that is still under way reports as usual.
-   */
-  adopt(change: BreakerChange): void {
-    if (change.at <= this.changedAt) return;
-    this.changedAt = change.at;
-    if (change.state === "closed") {
-      this.failures = 0;
-      this.openedAt = null;
-    } else {
-      this.failures = Math.max(this.failures, this.threshold);
-      this.openedAt = change.at;
+      this.openedAt = this.now();
     }
   }
 

@@ -3,7 +3,7 @@ import { CircuitBreaker } from "./circuit-breaker";
 import type { BomRequest, CursorRequest, Doc, EngineName, RequestContext, SearchEngine, SearchRequest, SearchResponse } from "./engine";
 import { FusionError, httpError, MESSAGES } from "./engines/fusion/errors";
 import { DEFAULT_SEARCH_CONFIG } from "./search-config";
-import { SearchService } from "./service.server";
+import { SearchService } from "./service";
 
 const request: SearchRequest = { q: "pump", within: [], filters: [], sort: null, start: 0, rows: 20, facetFields: [] };
 

@@ -58,8 +58,8 @@ beforeAll(async () => {
   ({ BackendEngine } = await import(
     "~/search/engines/backend/backend-engine.server"
   ));
-  const { getSearchService } = await import("~/search/service.server");
-  const service = getSearchService();
+  const { services } = await import("~/registry.server");
+  const service = services().search;
   expect(service.status().serving).toBe("embedded");
   embedded = {
     name: "embedded",

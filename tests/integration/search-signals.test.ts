@@ -8,7 +8,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { productLink } from "~/lib/safe-path";
+import { productLink } from "~/search/paths";
 import type { ResultLinks } from "~/search/search-view";
 import type { readSignals as ReadSignals } from "~/signals/signals.server";
 import { useTemporaryCatalog } from "./setup-catalog";

@@ -69,7 +69,8 @@ export class BackendEngine implements SearchEngine {
     const body: unknown = await inTurn(() => parseJson(text));
     if (!response.ok) {
       const parsed = ErrorSchema.safeParse(body);
-      throw new SearchError(parsed.success ? parsed.data.error.message : response.statusText || "An error occurred", response.status >= 500 ? 503 : response.status);
+      const message = parsed.success ? parsed.data.error.message : response.statusText || "An error occurred";
+      throw new SearchError(message, response.status === 404 ? "not-found" : response.status >= 500 ? "outage" : "bad-request");
     }
     return body;
   }

@@ -17,6 +17,7 @@ import type {
   Sort,
 } from "../../engine";
 import { BOM_SORT_FIELDS } from "../../engine";
+import { SearchError } from "../../errors";
 import { ident, readMeta, SCHEMA_VERSION, type CatalogDb } from "./catalog-db.server";
 import { type DocValues, isCatalogField, loadDocValues, NO_VALUE } from "./doc-values.server";
 import { highlightText, matchExpression, queryTokens } from "./fts-query";
@@ -45,8 +46,12 @@ interface Evaluation {
   tokens: string[];
 }
 
-export class CatalogUnavailableError extends Error {
+/** The catalogue file is missing, unreadable or of another schema; `detail` says which, for the log. */
+export class CatalogUnavailableError extends SearchError {
   override name = "CatalogUnavailableError";
+  constructor(readonly detail: string) {
+    super("The catalogue is not available yet", "outage");
+  }
 }
 
 function fileId(path: string): string {
@@ -406,7 +411,7 @@ export class EmbeddedEngine implements SearchEngine {
       const { items } = this.open();
       return { ok: true, detail: `${items} items` };
     } catch (error) {
-      return { ok: false, detail: error instanceof Error ? error.message : String(error) };
+      return { ok: false, detail: error instanceof CatalogUnavailableError ? error.detail : error instanceof Error ? error.message : String(error) };
     }
   }
 }

@@ -1,4 +1,4 @@
-import { SearchError } from "../../errors";
+import { SearchError, type SearchErrorKind } from "../../errors";
 
 export const PLATFORM = "Fusion";
 
@@ -14,22 +14,35 @@ export type FusionErrorKind =
   | "not-configured"
   | "failed";
 
+/** The engine-neutral kind of each of Fusion's failures: outages fall back to the backup catalogue. */
+function searchErrorKind(reason: FusionErrorKind, httpStatus: number | undefined): SearchErrorKind {
+  switch (reason) {
+    case "unauthorized":
+    case "forbidden":
+    case "not-found":
+    case "not-configured":
+      return "configuration";
+    case "http":
+      return (httpStatus ?? 500) >= 500 ? "outage" : "bad-request";
+    default:
+      return "outage";
+  }
+}
+
 /** Fusion failures with the spec's texts (core-search §8). */
 export class FusionError extends SearchError {
   override name = "FusionError";
   constructor(
-    readonly kind: FusionErrorKind,
+    /** What went wrong in Fusion's terms; `kind` is the engine-neutral class of it. */
+    readonly reason: FusionErrorKind,
     message: string,
     readonly httpStatus?: number,
     /** The HTTP status text, for the cursor export's `HTTP {status}: {statusText}`. */
     readonly statusText?: string,
   ) {
-    super(message, kind === "not-found" ? 502 : 503);
-  }
-
-  /** Outages fall back to the backup catalogue; configuration errors are shown as they are. */
-  get isOutage(): boolean {
-    return ["unreachable", "refused", "timeout", "malformed", "failed"].includes(this.kind) || (this.kind === "http" && (this.httpStatus ?? 0) >= 500);
+    const kind = searchErrorKind(reason, httpStatus);
+    // A 4xx the platform gives the portal is the portal's problem, not the user's request.
+    super(message, kind, kind === "bad-request" ? 503 : reason === "not-found" ? 502 : 503);
   }
 }
 
@@ -41,7 +54,6 @@ export const MESSAGES = {
   refused: `Connection refused - ${PLATFORM} service may be down`,
   timeout: `Request timeout - ${PLATFORM} service may be slow or unreachable`,
   failed: "Search request failed",
-  notConfigured: `${PLATFORM} service not configured. Call configure() first.`,
   cursorNotConfigured: `${PLATFORM} service not configured. Cannot perform cursor export.`,
   cursorFailed: (reason: string) => `Cursor search failed: ${reason}`,
 } as const;

@@ -82,8 +82,8 @@ function batchError(batch: number, error: unknown): FusionError {
   if (!(error instanceof FusionError)) {
     return new FusionError("failed", `Failed to fetch batch ${batch}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const reason = error.kind === "http" ? `HTTP ${error.httpStatus}: ${error.statusText || "Error"}` : error.message;
-  return new FusionError(error.kind, `Failed to fetch batch ${batch}: ${reason}`, error.httpStatus, error.statusText);
+  const reason = error.reason === "http" ? `HTTP ${error.httpStatus}: ${error.statusText || "Error"}` : error.message;
+  return new FusionError(error.reason, `Failed to fetch batch ${batch}: ${reason}`, error.httpStatus, error.statusText);
 }
 
 /** Lucidworks Fusion behind the engine interface: query profiles over HTTP, answers parsed with zod. */

@@ -171,7 +171,7 @@ describe("FusionEngine.search errors (core-search §8)", () => {
     server.use(http.get(SEARCH_URL, () => HttpResponse.json({ error: { msg: "whatever the gateway says", code: status } }, { status })));
     const error = await rejection(engine().search(searchRequest()));
     expect(error.message).toBe(message);
-    expect(error.kind).toBe(kind);
+    expect(error.reason).toBe(kind);
     expect(error.httpStatus).toBe(status);
     expect(error.isOutage).toBe(false);
   });
@@ -259,14 +259,14 @@ describe("FusionEngine.search errors (core-search §8)", () => {
     server.use(http.get(`http://127.0.0.1:${port}/*`, () => passthrough()));
     const error = await rejection(engine({ url: `http://127.0.0.1:${port}` }).search(searchRequest()));
     expect(error.message).toBe("Connection refused - Fusion service may be down");
-    expect(error.kind).toBe("refused");
+    expect(error.reason).toBe("refused");
   });
 
   it("reports an unknown host as 'Fusion endpoint not reachable - check endpoint URL'", async () => {
     server.use(http.get("http://fusion-host.invalid/*", () => passthrough()));
     const error = await rejection(engine({ url: "http://fusion-host.invalid" }).search(searchRequest()));
     expect(error.message).toBe("Fusion endpoint not reachable - check endpoint URL");
-    expect(error.kind).toBe("unreachable");
+    expect(error.reason).toBe("unreachable");
   });
 
   it("gives up after the timeout with 'Request timeout - Fusion service may be slow or unreachable'", async () => {
@@ -280,7 +280,7 @@ describe("FusionEngine.search errors (core-search §8)", () => {
     const error = await rejection(engine({ timeoutMs: 200 }).search(searchRequest()));
     const elapsed = performance.now() - started;
     expect(error.message).toBe("Request timeout - Fusion service may be slow or unreachable");
-    expect(error.kind).toBe("timeout");
+    expect(error.reason).toBe("timeout");
     expect(elapsed).toBeGreaterThanOrEqual(180);
     expect(elapsed).toBeLessThan(900);
   });
@@ -310,7 +310,7 @@ describe("FusionEngine.search errors (core-search §8)", () => {
     server.use(http.get(SEARCH_URL, () => new HttpResponse('{"response":{"numFound":3,"docs":[{"id":"a"', { headers: { "Content-Type": "application/json" } })));
     const truncated = await rejection(engine().search(searchRequest()));
     expect(truncated.message).toBe("Search request failed");
-    expect(truncated.kind).toBe("malformed");
+    expect(truncated.reason).toBe("malformed");
 
     server.use(http.get(SEARCH_URL, () => HttpResponse.json({ response: { numFound: "3", docs: [] } })));
     expect((await rejection(engine().search(searchRequest()))).message).toBe("Search request failed");
@@ -323,16 +323,16 @@ describe("transportError", () => {
   it("maps error codes anywhere in the cause chain to the spec's texts", () => {
     expect(transportError(withCause("ECONNREFUSED"), false).message).toBe("Connection refused - Fusion service may be down");
     expect(transportError(withCause("ENOTFOUND"), false).message).toBe("Fusion endpoint not reachable - check endpoint URL");
-    expect(transportError(withCause("EAI_AGAIN"), false).kind).toBe("unreachable");
+    expect(transportError(withCause("EAI_AGAIN"), false).reason).toBe("unreachable");
     expect(transportError(withCause("UND_ERR_CONNECT_TIMEOUT"), false).message).toBe("Request timeout - Fusion service may be slow or unreachable");
     const deep = new TypeError("fetch failed", { cause: new Error("socket", { cause: Object.assign(new Error("x"), { code: "ECONNREFUSED" }) }) });
-    expect(transportError(deep, false).kind).toBe("refused");
+    expect(transportError(deep, false).reason).toBe("refused");
   });
 
   it("reports a fired timeout as a timeout whatever the error, and anything unknown as 'Search request failed'", () => {
     expect(transportError(withCause("ECONNREFUSED"), true).message).toBe(MESSAGES.timeout);
     expect(transportError(new DOMException("The operation was aborted", "AbortError"), false).message).toBe("Search request failed");
-    expect(transportError("weird", false).kind).toBe("failed");
+    expect(transportError("weird", false).reason).toBe("failed");
   });
 });
 

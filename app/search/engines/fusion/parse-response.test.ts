@@ -131,7 +131,7 @@ describe("parseSolrBody", () => {
   it.each(bodies)("refuses %s with 'Search request failed'", (_label, body) => {
     const error = malformed(body);
     expect(error.message).toBe("Search request failed");
-    expect(error.kind).toBe("malformed");
+    expect(error.reason).toBe("malformed");
     expect(error.isOutage).toBe(true);
   });
 });

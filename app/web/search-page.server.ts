@@ -1,17 +1,17 @@
 import { json, redirect } from "@remix-run/node";
-import { getConfig } from "~/config.server";
 import { buildExportDialog, exportScopeOf, isViewParam } from "~/export/export-dialog.server";
 import { requestIdOf } from "~/lib/http.server";
-import { logFailure } from "~/lib/log.server";
-import { isQueryId, itemPath } from "~/lib/safe-path";
+import { services } from "~/registry.server";
+import type { SearchResponse } from "~/search/engine";
+import { userMessageOf } from "~/search/errors";
+import { isQueryId, SEARCH_PATH, whereUsedPath } from "~/search/paths";
+import type { SearchConfig } from "~/search/search-config";
+import { buildSearchView, facetTermsOf, searchRequestOf, totalPages } from "~/search/search-view";
+import type { Answer } from "~/search/service";
+import { goToPage, parseSearchParams, searchHref, serializeSearchState, withQuery, type SearchState } from "~/search/state";
 import { recordSignal } from "~/signals/signals.server";
-import type { SearchResponse } from "./engine";
-import { userMessageOf } from "./errors";
+import { logFailure } from "./log.server";
 import { addRecentSearch, readRecentSearches, serializeRecentSearches } from "./recent-searches.server";
-import { buildSearchView, facetTermsOf, searchRequestOf, totalPages } from "./search-view";
-import { getSearchService, type Answer } from "./service.server";
-import type { SearchConfig } from "./search-config";
-import { goToPage, parseSearchParams, searchHref, serializeSearchState, withQuery, type SearchState } from "./state";
 
 /**
  * Forms without JavaScript send untrimmed queries, defaults and parameters in form order; bad
@@ -45,7 +45,7 @@ function exportMenuOf(state: SearchState, config: SearchConfig, shown: number, t
   const href = (scope: "all" | "page") => {
     const params = serializeSearchState(state, config);
     params.set("export", scope);
-    return `/crib-search/search?${params}`;
+    return `${SEARCH_PATH}?${params}`;
   };
   return { allHref: href("all"), pageHref: href("page"), shown, total };
 }
@@ -70,10 +70,9 @@ function recordSearch(state: SearchState, answer: Answer<SearchResponse>, queryI
 export async function loadSearchPage(request: Request, options: { home?: boolean } = {}) {
   const url = new URL(request.url);
   const whereUsed = url.searchParams.get("where-used")?.trim();
-  if (whereUsed) throw redirect(itemPath("/where-used", whereUsed));
+  if (whereUsed) throw redirect(whereUsedPath(whereUsed));
 
-  const service = getSearchService();
-  const config = service.searchConfig;
+  const { search: service, searchConfig: config, config: settings } = services();
   const state = parseSearchParams(options.home ? new URLSearchParams() : url.searchParams, config);
   if (!options.home) {
     const canonical = canonicalRedirect(url, state, config);
@@ -118,7 +117,7 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
         scope === "page" || state.page === 1
           ? answer.value.docs
           : (await service.search({ ...searchRequestOf(state, config), start: 0, rows: 3, facetFields: [], highlight: false }, { requestId })).value.docs;
-      exportDialog = buildExportDialog({ params: url.searchParams, state, config, scope, total, previewDocs, limit: getConfig().exportLimit });
+      exportDialog = buildExportDialog({ params: url.searchParams, state, config, scope, total, previewDocs, limit: settings.exportLimit });
     }
     return json(
       {
@@ -150,4 +149,14 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
       { status: 503, headers: { "Cache-Control": "no-store" } },
     );
   }
+}
+
+/** The search page's own headers (timing, no caching) for the document answer. */
+export function pickHeaders(loaderHeaders: Headers): Headers {
+  const out = new Headers();
+  for (const name of ["Server-Timing", "Cache-Control"]) {
+    const value = loaderHeaders.get(name);
+    if (value) out.set(name, value);
+  }
+  return out;
 }

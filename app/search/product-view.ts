@@ -1,52 +1,6 @@
-import type { Doc, RequestContext } from "./engine";
+/** What the item page shows of a document (spec: details-bom-signin §2 "Product detail"). */
+import type { Doc } from "./engine";
 import { fieldLabel, formatValue, isInactive, itemDescription, visibleFields } from "./fields";
-import { productLink } from "~/lib/safe-path";
-import { getSearchService } from "./service.server";
-import { goToPage, parseSearchParams, searchHref } from "./state";
-
-export interface Neighbour {
-  itemNumber: string;
-  href: string;
-}
-
-/**
- * Previous and next results around an item, from the search it was opened from. The search travels
- * in `back` and the item's place in it in `pos`; the search is re-run for the three results around
- * that place. When the results have changed and the item is not there any more, there is no
- * previous or next rather than a wrong one.
- */
-export async function neighboursOf(
-  product: Doc,
-  back: string,
-  position: number | null,
-  context: RequestContext,
-): Promise<{ prev: Neighbour | null; next: Neighbour | null; position: number | null; total: number | null }> {
-  const none = { prev: null, next: null, position: null, total: null };
-  if (position === null || !back.startsWith("/crib-search/search")) return none;
-  const service = getSearchService();
-  const config = service.searchConfig;
-  const state = parseSearchParams(new URL(back, "http://x").searchParams, config);
-  const start = Math.max(0, position - 1);
-  const answer = await service.search(
-    { q: state.q, within: state.within, filters: state.filters, sort: state.sort, start, rows: 3, facetFields: [], highlight: false },
-    context,
-  );
-  const docs = answer.value.docs;
-  const at = docs.findIndex((d) => d.id === product.id);
-  if (at < 0 || start + at !== position) return none;
-  const link = (doc: Doc | undefined, pos: number): Neighbour | null => {
-    if (!doc) return null;
-    const itemNumber = String(doc.item_number_s ?? doc.id);
-    const page = Math.floor(pos / state.rows) + 1;
-    return { itemNumber, href: productLink(itemNumber, searchHref(goToPage(state, page), config), pos) };
-  };
-  return {
-    prev: at > 0 ? link(docs[at - 1], position - 1) : null,
-    next: link(docs[at + 1], position + 1),
-    position,
-    total: answer.value.total,
-  };
-}
 
 /** Media fields are shown as the image and links, not as "N/A" rows when an item has none. */
 const MEDIA_KEYS = new Set(["image_urls", "primary_image_url", "other_attachments"]);

@@ -1,6 +1,4 @@
-import { getConfig } from "~/config.server";
-import { workerPeers } from "~/lib/peers.server";
-import { CircuitBreaker, isBreakerChange, type BreakerSnapshot } from "./circuit-breaker";
+import { CircuitBreaker, type BreakerSnapshot } from "./circuit-breaker";
 import type {
   BomRequest,
   BomResponse,
@@ -12,12 +10,8 @@ import type {
   SearchRequest,
   SearchResponse,
 } from "./engine";
-import { BackendEngine } from "./engines/backend/backend-engine.server";
-import { ensureCatalog } from "./engines/embedded/catalog-build.server";
-import { EmbeddedEngine } from "./engines/embedded/embedded-engine.server";
-import { FusionError } from "./engines/fusion/errors";
-import { FusionEngine } from "./engines/fusion/fusion-engine.server";
-import { searchConfigWith, type SearchConfig } from "./search-config";
+import { isOutage, SearchError } from "./errors";
+import type { SearchConfig } from "./search-config";
 
 export interface Answer<T> {
   value: T;
@@ -34,13 +28,6 @@ export interface ServiceStatus {
   /** `configurationError`: the platform's last answer to this process was 401, 403 or 404 (spec §8's text). */
   primary: { name: EngineName; breaker: BreakerSnapshot; configurationError?: string } | null;
   fallback: EngineName;
-}
-
-const CONFIGURATION_ERRORS: ReadonlySet<string> = new Set(["unauthorized", "forbidden", "not-found"]);
-
-/** Failures that mean "the platform is out", as opposed to a misconfiguration to be shown as is. */
-function isOutage(error: unknown): boolean {
-  return error instanceof FusionError ? error.isOutage : false;
 }
 
 /**
@@ -61,10 +48,6 @@ export class SearchService {
     this.breaker = breaker ?? new CircuitBreaker();
   }
 
-  get fallbackEngine(): SearchEngine {
-    return this.engines.fallback;
-  }
-
   status(): ServiceStatus {
     const primary = this.engines.primary;
     const open = primary !== null && this.breaker.state === "open";
@@ -80,10 +63,15 @@ export class SearchService {
   /** The platform answered, so it is up; a configuration error is kept for the status until an answer without one. */
   private answered(error?: unknown) {
     this.breaker.success();
-    this.configurationError = error instanceof FusionError && CONFIGURATION_ERRORS.has(error.kind) ? error.message : null;
+    this.configurationError = error instanceof SearchError && error.kind === "configuration" ? error.message : null;
   }
 
-  private async run<T>(call: (engine: SearchEngine) => Promise<T>, context?: RequestContext): Promise<Answer<T>> {
+  /**
+   * The one fallback policy: the platform when its circuit lets the call through, else the
+   * backup. An outage is answered by the backup and counts against the circuit; any other
+   * answer, error or not, shows the platform is up. A call the user went away from tells nothing.
+   */
+  private async withFallback<T>(call: (engine: SearchEngine) => Promise<T>, context?: RequestContext): Promise<Answer<T>> {
     const { primary, fallback } = this.engines;
     const started = performance.now();
     let outage: unknown = null;
@@ -98,7 +86,6 @@ export class SearchService {
           throw error;
         }
         if (!isOutage(error)) {
-          // The platform answered: it is up, even if the answer is an error.
           this.answered(error);
           throw error;
         }
@@ -117,15 +104,15 @@ export class SearchService {
   }
 
   search(request: SearchRequest, context?: RequestContext): Promise<Answer<SearchResponse>> {
-    return this.run((engine) => engine.search(request, context), context);
+    return this.withFallback((engine) => engine.search(request, context), context);
   }
 
   getProduct(idOrItemNumber: string, context?: RequestContext): Promise<Answer<Doc | null>> {
-    return this.run((engine) => engine.getProduct(idOrItemNumber, context), context);
+    return this.withFallback((engine) => engine.getProduct(idOrItemNumber, context), context);
   }
 
   bom(request: BomRequest, context?: RequestContext): Promise<Answer<BomResponse>> {
-    return this.run((engine) => engine.bom(request, context), context);
+    return this.withFallback((engine) => engine.bom(request, context), context);
   }
 
   /**
@@ -136,7 +123,7 @@ export class SearchService {
   async suggest(prefix: string, count: number, context?: RequestContext): Promise<Answer<string[]>> {
     const started = performance.now();
     try {
-      return await this.run((engine) => engine.suggest(prefix, count, context), context);
+      return await this.withFallback((engine) => engine.suggest(prefix, count, context), context);
     } catch (error) {
       if (context?.signal?.aborted) throw error;
       console.warn(`[${context?.requestId ?? "-"}] no suggestions: ${(error as Error).message}`);
@@ -145,76 +132,25 @@ export class SearchService {
   }
 
   /**
-   * Exports read from the platform when its circuit is closed, and count for the circuit like a
-   * search. An outage before the first row is answered from the backup, like a page; after it,
-   * the export fails, since it never switches engines mid-file.
+   * Exports go through the same policy for their first batch: an outage before the first row is
+   * read from the backup, like a page. After it the export fails, since it never switches engines
+   * mid-file; a later outage still counts against the circuit.
    */
   async *cursor(request: CursorRequest, context?: RequestContext): AsyncIterable<Doc[]> {
-    const { primary, fallback } = this.engines;
-    if (primary === null || this.breaker.state !== "closed") {
-      yield* fallback.cursor(request, context);
-      return;
-    }
-    let delivered = false;
+    const opened = await this.withFallback(async (engine) => {
+      const batches = engine.cursor(request, context)[Symbol.asyncIterator]();
+      return { batches, first: await batches.next() };
+    }, context);
+    const { batches, first } = opened.value;
+    if (first.done) return;
+    yield first.value;
     try {
-      for await (const batch of primary.cursor(request, context)) {
-        if (!delivered) this.answered();
-        delivered = true;
-        yield batch;
-      }
-      if (!delivered) this.answered();
-      return;
+      for (let next = await batches.next(); !next.done; next = await batches.next()) yield next.value;
     } catch (error) {
-      if (context?.signal?.aborted) throw error;
-      if (!isOutage(error)) {
-        this.answered(error);
-        throw error;
-      }
-      this.breaker.failure();
-      if (delivered) throw error;
-      console.warn(`[${context?.requestId ?? "-"}] ${primary.name} failed before the first row of an export, reading it from ${fallback.name}: ${(error as Error).message}`);
+      if (opened.engine === this.engines.primary?.name && !context?.signal?.aborted && isOutage(error)) this.breaker.failure();
+      throw error;
+    } finally {
+      await batches.return?.();
     }
-    yield* fallback.cursor(request, context);
   }
-}
-
-let service: SearchService | undefined;
-let embedded: EmbeddedEngine | undefined;
-
-/** The embedded catalogue, built from sample data on first use when the file is missing. */
-export function getEmbeddedEngine(): EmbeddedEngine {
-  if (!embedded) {
-    const config = getConfig();
-    ensureCatalog(config.catalogDb, config.sampleItems);
-    embedded = new EmbeddedEngine(config.catalogDb);
-  }
-  return embedded;
-}
-
-export function getSearchService(): SearchService {
-  if (!service) {
-    const config = getConfig();
-    const searchConfig = searchConfigWith(config);
-    const primary = config.fusion ? new FusionEngine(config.fusion, searchConfig) : null;
-    const fallback = config.backendUrl
-      ? new BackendEngine({ url: config.backendUrl, timeoutMs: config.fusion?.timeoutMs ?? 30_000 })
-      : getEmbeddedEngine();
-    let breaker: CircuitBreaker | undefined;
-    if (config.fusion) {
-      // Every worker of the cluster has its own breaker; they tell each other when they open or
-      // close, so that one worker's finding spares the others' users the wait for the timeout.
-      const peers = workerPeers();
-      const shared = new CircuitBreaker({
-        failureThreshold: config.fusion.breakerThreshold,
-        cooldownMs: config.fusion.breakerCooldownMs,
-        onChange: (change) => peers.publish("breaker", change),
-      });
-      peers.subscribe("breaker", (change) => {
-        if (isBreakerChange(change)) shared.adopt(change);
-      });
-      breaker = shared;
-    }
-    service = new SearchService(searchConfig, { primary, fallback }, breaker);
-  }
-  return service;
 }

@@ -1,5 +1,5 @@
-import { CatalogUnavailableError } from "~/search/engines/embedded/embedded-engine.server";
-import { HttpError, requestIdOf } from "./http.server";
+import { HttpError, requestIdOf } from "~/lib/http.server";
+import { SearchError } from "~/search/errors";
 
 /** JSON answer of the backend API: `{"data": …}` with the request id echoed. */
 export function apiData(data: unknown, requestId: string, init: ResponseInit = {}): Response {
@@ -35,9 +35,9 @@ export async function handleApi(
     return await handler({ requestId, url: new URL(request.url) });
   } catch (error) {
     if (error instanceof HttpError) return apiError(error.message, error.status, requestId);
-    if (error instanceof CatalogUnavailableError) {
-      console.error(`[${requestId}] catalogue unavailable: ${error.message}`);
-      return apiError("The catalogue is not available yet", 503, requestId);
+    if (error instanceof SearchError && error.isOutage) {
+      console.error(`[${requestId}] search unavailable: ${JSON.stringify(error.message)}`);
+      return apiError(error.message, 503, requestId);
     }
     console.error(`[${requestId}] API error`, error);
     return apiError("An error occurred", 500, requestId);

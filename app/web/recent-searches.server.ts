@@ -1,4 +1,4 @@
-import { portalCookie } from "~/lib/cookie.server";
+import { portalCookie } from "~/web/cookie.server";
 
 export const RECENT_LIMIT = 10;
 

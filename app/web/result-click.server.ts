@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { portalCookie } from "~/lib/cookie.server";
+import { portalCookie } from "~/web/cookie.server";
 
 /**
  * The result click this browser last recorded, as a digest of the click (item, position, the

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { perObject } from "~/lib/memo";
-import type { Filter, Sort } from "./engine";
-import { ITEM_COLUMNS } from "./engines/embedded/schema";
-import { fieldKey } from "./fields";
-import type { SearchConfig } from "./search-config";
+import type { Filter, Sort } from "~/search/engine";
+import { ITEM_COLUMNS } from "~/search/engines/embedded/schema";
+import { fieldKey } from "~/search/fields";
+import type { SearchConfig } from "~/search/search-config";
 
 /** Catalogue fields by full name and by key (`org_code` → `org_code_s`). */
 const FIELDS_BY_KEY = new Map<string, string>();

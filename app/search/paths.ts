@@ -1,0 +1,54 @@
+/**
+ * The portal's paths (DESIGN.md "URL contract"), in one place: every link, redirect and form action
+ * is built here or by the search-state codec, never spelled out.
+ */
+
+export const HOME_PATH = "/crib-search";
+export const SEARCH_PATH = "/crib-search/search";
+export const SEARCH_EXPORT_PATH = "/crib-search/export.csv";
+
+/** Path segment for an item number: slashes, spaces, `#`, `%` and unicode survive the round trip. */
+export function itemPath(prefix: ItemPrefix, itemNumber: string): string {
+  return `${prefix}/${encodeURIComponent(itemNumber)}`;
+}
+
+export type ItemPrefix = "/product" | "/where-used" | "/bom" | "/asset-bom" | "/pm-bom";
+
+export const productPath = (id: string) => itemPath("/product", id);
+export const whereUsedPath = (itemNumber: string) => itemPath("/where-used", itemNumber);
+export const bomPath = (itemNumber: string) => itemPath("/bom", itemNumber);
+
+/** The CSV download beside an item's page (`/product/{id}/export.csv`, `/bom/{item}/export.csv`, …). */
+export function exportCsvPath(prefix: ItemPrefix, itemNumber: string, params?: Record<string, string>): string {
+  const query = params ? `?${new URLSearchParams(params)}` : "";
+  return `${itemPath(prefix, itemNumber)}/export.csv${query}`;
+}
+
+/** True for a search results page's path (with its query), as kept in a `back` parameter. */
+export function isSearchPath(path: string): boolean {
+  return path === SEARCH_PATH || path.startsWith(`${SEARCH_PATH}?`);
+}
+
+export function withBack(path: string, back: string): string {
+  return `${path}?${new URLSearchParams({ back }).toString()}`;
+}
+
+/** A search platform's query id as it may travel in a link: short, letters, digits, `-` and `_`. */
+export function isQueryId(value: string): boolean {
+  return /^[\w-]{1,100}$/.test(value);
+}
+
+/**
+ * Detail page link that remembers the search it came from and the item's place in it. A link from
+ * a results row says so (`via=result`, which makes the visit a result click for the usage signals)
+ * and names the search platform's query id when there is one (`qid`).
+ */
+export function productLink(itemNumber: string, back: string, position?: number, fromResults?: { queryId?: string }): string {
+  const params = new URLSearchParams({ back });
+  if (position !== undefined) params.set("pos", String(position));
+  if (fromResults) {
+    params.set("via", "result");
+    if (fromResults.queryId && isQueryId(fromResults.queryId)) params.set("qid", fromResults.queryId);
+  }
+  return `${productPath(itemNumber)}?${params.toString()}`;
+}

@@ -1,0 +1,137 @@
+/**
+ * The backend API (DESIGN.md "Backend API"): one handler per endpoint, each wrapped in the
+ * `{"data": …}` / `{"error": …}` envelope by `handleApi`.
+ */
+import { badRequest, describeZodError, notFound, parseQuery } from "~/lib/http.server";
+import { services } from "~/registry.server";
+import { PAGE_SIZES } from "~/search/state";
+import { apiFacetsSchema, ApiProductsSchema, apiSearchSchema, ApiSuggestionsSchema, ProductIdSchema } from "./api-schemas.server";
+import { apiData, apiError, handleApi } from "./api.server";
+
+const started = Date.now();
+
+export function searchApi(request: Request) {
+  return handleApi(request, async ({ requestId, url }) => {
+    const { search: service, searchConfig } = services();
+    const params = parseQuery(apiSearchSchema(searchConfig), url);
+    const answer = await service.search(
+      {
+        q: params.q,
+        within: [],
+        filters: params.filters,
+        sort: params.sort,
+        start: params.start,
+        rows: params.rows,
+        facetFields: params.facets,
+        highlight: params.highlight,
+      },
+      { requestId, signal: request.signal },
+    );
+    const { docs, total, facets, highlighting, suggestions } = answer.value;
+    return apiData(
+      { docs, numFound: total, start: params.start, rows: params.rows, facets, highlighting, suggestions, engine: answer.engine },
+      requestId,
+      { headers: { "Server-Timing": `engine;dur=${answer.engineMs.toFixed(1)}` } },
+    );
+  });
+}
+
+export function suggestionsApi(request: Request) {
+  return handleApi(request, async ({ requestId, url }) => {
+    const { q, limit } = parseQuery(ApiSuggestionsSchema, url);
+    const suggestions = q.trim() ? (await services().search.suggest(q, limit, { requestId })).value : [];
+    return apiData({ suggestions }, requestId);
+  });
+}
+
+export function productsApi(request: Request) {
+  return handleApi(request, async ({ requestId, url }) => {
+    const { q, start, rows } = parseQuery(ApiProductsSchema, url);
+    const answer = await services().search.search(
+      { q, within: [], filters: [], sort: null, start, rows, facetFields: [], highlight: false },
+      { requestId, signal: request.signal },
+    );
+    return apiData({ docs: answer.value.docs, numFound: answer.value.total, start, rows }, requestId);
+  });
+}
+
+export function productApi(request: Request, rawId: string | undefined) {
+  return handleApi(request, async ({ requestId }) => {
+    const id = ProductIdSchema.safeParse(rawId ?? "");
+    if (!id.success) throw badRequest(describeZodError(id.error));
+    const answer = await services().search.getProduct(id.data, { requestId, signal: request.signal });
+    if (!answer.value) throw notFound("Product not found");
+    return apiData(answer.value, requestId);
+  });
+}
+
+export function facetsApi(request: Request) {
+  return handleApi(request, async ({ requestId, url }) => {
+    const { search: service, searchConfig } = services();
+    const { q, fields } = parseQuery(apiFacetsSchema(searchConfig), url);
+    const answer = await service.search(
+      { q, within: [], filters: [], sort: null, start: 0, rows: 0, facetFields: fields, highlight: false },
+      { requestId, signal: request.signal },
+    );
+    return apiData({ facets: answer.value.facets, numFound: answer.value.total }, requestId);
+  });
+}
+
+/**
+ * Liveness: answers while the process runs, and says which engine serves and how the catalogue is.
+ * "degraded" while the platform's circuit is open or its last answer was a configuration error.
+ */
+export function healthApi(request: Request) {
+  return handleApi(request, async ({ requestId }) => {
+    const { search: service, catalogue: engine } = services();
+    const catalogue = engine ? await engine.health() : { ok: true, detail: "not used: the backup is the product backend" };
+    const engines = service.status();
+    return apiData(
+      {
+        status: catalogue.ok && engines.primary?.breaker.state !== "open" && !engines.primary?.configurationError ? "ok" : "degraded",
+        uptimeSeconds: Math.round((Date.now() - started) / 1000),
+        engines,
+        catalogue,
+      },
+      requestId,
+    );
+  });
+}
+
+/** Readiness: 503 until the catalogue (the fallback of every search) is open and answering. */
+export function readyApi(request: Request) {
+  return handleApi(request, async ({ requestId }) => {
+    const { search: service, catalogue } = services();
+    try {
+      // A portal whose backup is a product backend has nothing of its own to wait for.
+      const items = catalogue ? catalogue.open().items : null;
+      return apiData({ ready: true, items, engines: service.status() }, requestId);
+    } catch (error) {
+      console.error(`[${requestId}] not ready:`, error instanceof Error ? error.message : error);
+      return apiError("The catalogue is not ready", 503, requestId);
+    }
+  });
+}
+
+/** The public configuration: what a client needs to draw the search page. No secrets. */
+export function configApi(request: Request) {
+  return handleApi(request, async ({ requestId }) => {
+    const { config, searchConfig: search, search: service } = services();
+    const status = service.status();
+    return apiData(
+      {
+        facetFields: search.facetFields,
+        allFacetFields: search.allFacetFields,
+        displayOrder: search.displayOrder,
+        resultFields: search.resultFields,
+        pageSizes: PAGE_SIZES,
+        exportLimit: config.exportLimit,
+        ssoEnabled: config.sso !== null,
+        signalsEnabled: config.signalsEnabled,
+        typeaheadEnabled: config.typeaheadEnabled,
+        engine: status.primary?.name ?? status.fallback,
+      },
+      requestId,
+    );
+  });
+}

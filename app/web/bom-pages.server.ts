@@ -1,0 +1,196 @@
+import { json, redirect } from "@remix-run/node";
+import type { Crumb } from "~/components/breadcrumbs";
+import { requestIdOf } from "~/lib/http.server";
+import { safePath } from "~/lib/safe-path";
+import { services } from "~/registry.server";
+import {
+  BOM_PAGE_SIZE,
+  BOM_TABLE_COLUMNS,
+  buildBomSection,
+  parseSectionState,
+  WHERE_USED_COLUMNS,
+  WHERE_USED_PAGE_SIZE,
+  type BomColumn,
+  type SectionSort,
+  type SectionState,
+} from "~/search/bom-view";
+import type { BomType, RequestContext } from "~/search/engine";
+import { exportCsvPath, HOME_PATH, isSearchPath, itemPath } from "~/search/paths";
+import { parseSearchParams } from "~/search/state";
+import { trackClick } from "~/signals/signals.server";
+import { logFailure } from "./log.server";
+
+/** What the BOM and Where Used pages share: the item from the path, the way back, one section's page. */
+
+export const MAX_ITEM_NUMBER_LENGTH = 200;
+
+/** Validates an item number from the path; answers 400 with the spec's text when there is none. */
+export function itemNumberParam(raw: string | undefined): string {
+  const item = (raw ?? "").trim();
+  if (!item) throw json({ message: "Item number not provided" }, { status: 400 });
+  // eslint-disable-next-line no-control-regex
+  if (item.length > MAX_ITEM_NUMBER_LENGTH || /[\u0000-\u001f\u007f]/.test(item)) {
+    throw json({ message: "Invalid item number" }, { status: 400 });
+  }
+  return item;
+}
+
+/** The `back` parameter: a same-site path, or the search home. */
+export function backParam(url: URL): string {
+  return safePath(url.searchParams.get("back"), HOME_PATH);
+}
+
+export interface SectionSpec {
+  prefix: string;
+  type: BomType;
+  title: string;
+  columns: BomColumn[];
+  pageSize: number;
+  defaultSort: SectionSort | null;
+}
+
+/** Loads one section's page; a page past the end is answered with the last page. */
+export async function loadBomSection(itemNumber: string, spec: SectionSpec, url: URL, context: RequestContext) {
+  const service = services().search;
+  const state: SectionState = parseSectionState(url.searchParams, spec.prefix, spec.defaultSort);
+  const fetchPage = (page: number) =>
+    service.bom(
+      {
+        itemNumber,
+        type: spec.type,
+        start: (page - 1) * spec.pageSize,
+        rows: spec.pageSize,
+        sort: state.sort ?? undefined,
+      },
+      context,
+    );
+  let answer = await fetchPage(state.page);
+  const lastPage = Math.max(1, Math.ceil(answer.value.total / spec.pageSize));
+  if (state.page > lastPage) {
+    state.page = lastPage;
+    answer = await fetchPage(lastPage);
+  }
+  const section = buildBomSection({
+    prefix: spec.prefix,
+    type: spec.type,
+    title: spec.title,
+    response: answer.value,
+    state,
+    pageSize: spec.pageSize,
+    columns: spec.columns,
+    path: url.pathname,
+    params: url.searchParams,
+    defaultSort: spec.defaultSort,
+  });
+  return { ...section, degraded: answer.degraded };
+}
+
+/** How many records of each type an item has in BOMs (for the single-type redirect). */
+export async function bomTypeCounts(itemNumber: string, context: RequestContext) {
+  const service = services().search;
+  const [asset, pm, other] = await Promise.all(
+    (["asset", "pm", "other"] as const).map((type) => service.bom({ itemNumber, type, start: 0, rows: 0 }, context)),
+  );
+  return { asset: asset!.value.total, pm: pm!.value.total, other: other!.value.total };
+}
+
+const spec = (type: BomType, title: string): SectionSpec => ({
+  prefix: type,
+  type,
+  title,
+  columns: BOM_TABLE_COLUMNS,
+  pageSize: BOM_PAGE_SIZE,
+  defaultSort: null,
+});
+
+const ASSET = spec("asset", "Asset BOM");
+const PM = spec("pm", "PM BOM");
+const OTHER = spec("other", "Other BOM Items");
+
+/** /bom/{item}: all three sections, or a redirect when every record has one type. */
+export async function loadCombinedBom(request: Request, rawItem: string | undefined) {
+  const item = itemNumberParam(rawItem);
+  const url = new URL(request.url);
+  const back = backParam(url);
+  const context = { requestId: requestIdOf(request), signal: request.signal };
+  let counts;
+  try {
+    counts = await bomTypeCounts(item, context);
+  } catch (error) {
+    logFailure("BOM", error, context);
+    throw json({ message: "Failed to load BOM data", back }, { status: 503 });
+  }
+  if (counts.asset + counts.pm + counts.other === 0) throw json({ message: "No BOM data found for this item", back }, { status: 404 });
+  if (counts.pm === 0 && counts.other === 0) throw redirect(`${itemPath("/asset-bom", item)}${url.search}`);
+  if (counts.asset === 0 && counts.other === 0) throw redirect(`${itemPath("/pm-bom", item)}${url.search}`);
+  try {
+    const sections = await Promise.all([ASSET, PM, OTHER].map((s) => loadBomSection(item, s, url, context)));
+    return { item, back, sections, exportHref: exportCsvPath("/bom", item, { type: "all" }) };
+  } catch (error) {
+    logFailure("BOM", error, context);
+    throw json({ message: "Failed to fetch BOM data", back }, { status: 503 });
+  }
+}
+
+const SINGLE = {
+  asset: { spec: ASSET, empty: "No Asset BOM data found for this item", failed: "Failed to load Asset BOM data" },
+  pm: { spec: PM, empty: "No PM BOM data found for this item", failed: "Failed to load PM BOM data" },
+} as const;
+
+/** /asset-bom/{item} and /pm-bom/{item}: one type only. */
+export async function loadSingleBom(request: Request, rawItem: string | undefined, type: "asset" | "pm") {
+  const item = itemNumberParam(rawItem);
+  const url = new URL(request.url);
+  const back = backParam(url);
+  const context = { requestId: requestIdOf(request), signal: request.signal };
+  const { spec: sectionSpec, empty, failed } = SINGLE[type];
+  let section;
+  try {
+    section = await loadBomSection(item, sectionSpec, url, context);
+  } catch (error) {
+    logFailure(`${type} BOM`, error, context);
+    throw json({ message: failed, back }, { status: 503 });
+  }
+  if (section.total === 0) throw json({ message: empty, back }, { status: 404 });
+  return { item, back, sections: [section], exportHref: exportCsvPath("/bom", item, { type }) };
+}
+
+const WHERE_USED_SECTIONS: SectionSpec[] = [
+  { prefix: "asset", type: "asset", title: "Asset BOM", columns: WHERE_USED_COLUMNS, pageSize: WHERE_USED_PAGE_SIZE, defaultSort: { field: "item_number", direction: "asc" } },
+  { prefix: "pm", type: "pm", title: "PM BOM", columns: WHERE_USED_COLUMNS, pageSize: WHERE_USED_PAGE_SIZE, defaultSort: { field: "item_number", direction: "asc" } },
+];
+
+/** Breadcrumbs from where the user came: a search, or an item page (which itself may carry its search). */
+function crumbsFor(back: string, item: string): Crumb[] {
+  const crumbs: Crumb[] = [{ label: "Home", href: HOME_PATH }];
+  const searchCrumb = (href: string): Crumb => {
+    const q = parseSearchParams(new URL(href, "http://x").searchParams, services().searchConfig).q;
+    return { label: q ? `Search Results: "${q}"` : "Search Results", href };
+  };
+  if (isSearchPath(back)) crumbs.push(searchCrumb(back));
+  if (back.startsWith("/product/")) {
+    const productUrl = new URL(back, "http://x");
+    const fromSearch = safePath(productUrl.searchParams.get("back"), "");
+    if (isSearchPath(fromSearch)) crumbs.push(searchCrumb(fromSearch));
+    crumbs.push({ label: `Product ${decodeURIComponent(productUrl.pathname.slice("/product/".length))}`, href: back });
+  }
+  crumbs.push({ label: `Where Used: ${item}` });
+  return crumbs;
+}
+
+/** /where-used/{item}: the asset and PM BOMs that use the item, five records a page each. */
+export async function loadWhereUsed(request: Request, rawItem: string | undefined) {
+  const item = itemNumberParam(rawItem);
+  const url = new URL(request.url);
+  const back = backParam(url);
+  const context = { requestId: requestIdOf(request), signal: request.signal };
+  if (url.searchParams.get("via") === "pdp_where_used") void trackClick("pdp_where_used", { itemNumber: item });
+  url.searchParams.delete("via");
+  try {
+    const [asset, pm] = await Promise.all(WHERE_USED_SECTIONS.map((spec) => loadBomSection(item, spec, url, context)));
+    return { item, back, crumbs: crumbsFor(back, item), sections: [asset!, pm!], exportBase: exportCsvPath("/where-used", item) };
+  } catch (error) {
+    logFailure("Where Used", error, context);
+    throw json({ message: "Failed to fetch Where Used data", back }, { status: 503 });
+  }
+}

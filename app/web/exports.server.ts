@@ -1,0 +1,214 @@
+/**
+ * The CSV downloads (resource routes): each reads its request, opens the engine's cursor, and
+ * answers a streamed file, or a small page saying why there is none.
+ */
+import { redirect } from "@remix-run/node";
+import { csvDocument } from "~/export/csv";
+import { customFilename, exportFilename, slug } from "~/export/filename";
+import { exportParams, exportSize, parseExportRequest } from "~/export/search-export.server";
+import { batchSizeFor, csvResponse, csvStream, openCursor } from "~/export/stream.server";
+import { requestIdOf } from "~/lib/http.server";
+import { services } from "~/registry.server";
+import type { BomDoc, BomType, Doc, RequestContext, SearchRequest } from "~/search/engine";
+import { bomPath, HOME_PATH, SEARCH_PATH, whereUsedPath } from "~/search/paths";
+import { externalUrlOf, specificationOf } from "~/search/product-view";
+import type { SearchService } from "~/search/service";
+import { recordSignal, trackClick } from "~/signals/signals.server";
+import { logFailure } from "./log.server";
+
+/** Spec: Where Used exports fetch the total first, then at most this many records. */
+export const WHERE_USED_EXPORT_MAX = 1000;
+
+export const BOM_EXPORT_FIELDS = ["org_code", "item_number", "asset_number", "asset_serial_number", "asset_group", "asset_description"];
+export const BOM_EXPORT_LABELS: Record<string, string> = {
+  type: "Type",
+  org_code: "Org Code",
+  item_number: "Item Number",
+  asset_number: "Asset Number",
+  asset_serial_number: "Asset Serial Number",
+  asset_group: "Asset Group",
+  asset_description: "Asset Description",
+  quantity: "Quantity",
+};
+
+/** Every BOM record of an item (of one type, or all), in pages, up to `limit`. */
+export async function* bomBatches(
+  itemNumber: string,
+  type: BomType | undefined,
+  context: RequestContext,
+  limit = Number.POSITIVE_INFINITY,
+  pageSize = 1000,
+): AsyncIterable<BomDoc[]> {
+  const service = services().search;
+  for (let start = 0; start < limit; start += pageSize) {
+    const rows = Math.min(pageSize, limit - start);
+    const { docs, total } = (await service.bom({ itemNumber, type, start, rows }, context)).value;
+    if (docs.length > 0) yield docs;
+    if (docs.length < rows || start + rows >= total) return;
+  }
+}
+
+/** A small HTML page for an export that cannot be made (no data, bad request). */
+export function exportProblem(message: string, backHref: string, status: number): Response {
+  const escape = (text: string) =>
+    text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(message)} · Crib Search</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body style="font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem">
+<h1 style="font-size:1.3rem">${escape(message)}</h1><p><a href="${escape(backHref)}">← Back</a></p></body></html>`;
+  return new Response(html, { status, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+}
+
+/**
+ * The search results as CSV, streamed from the engine's cursor. Anything that needs the user
+ * (no field chosen, nothing to export, over the limit, a failure before the first row) goes back
+ * to the export dialog on the search page, which says so; that works with and without JavaScript.
+ */
+export async function loadSearchExport(request: Request) {
+  const url = new URL(request.url);
+  const { search: service, searchConfig: config, config: settings } = services();
+  const exportRequest = parseExportRequest(url.searchParams, config);
+  const { state, scope, fields } = exportRequest;
+  const back = (step: string) => {
+    const params = exportParams(exportRequest, config);
+    params.delete("scope");
+    params.set("export", scope);
+    params.set("export-step", step);
+    if (fields.length === 0) params.set("fields-none", "1");
+    return redirect(`${SEARCH_PATH}?${params}`);
+  };
+  if (fields.length === 0) return back("no-fields");
+
+  const requestId = requestIdOf(request);
+  const limit = settings.exportLimit;
+  let total: number;
+  try {
+    total = (await service.search({ q: state.q, within: state.within, filters: state.filters, sort: state.sort, start: 0, rows: 0, facetFields: [] }, { requestId })).value.total;
+  } catch (error) {
+    logFailure("export count", error, { requestId, signal: request.signal });
+    return back("failed");
+  }
+  const size = exportSize(total, scope, state, limit);
+  if (size.inScope === 0) return back("empty");
+  if (size.needsConfirmation && !exportRequest.confirmed) return back("limit");
+
+  const names = fields.map((f) => f.name);
+  const labels = Object.fromEntries(fields.map((f) => [f.name, f.label]));
+  let cursor;
+  try {
+    const context = { requestId, signal: request.signal };
+    const query = { q: state.q, within: state.within, filters: state.filters, sort: state.sort };
+    cursor = await openCursor(
+      scope === "page"
+        ? pageBatch(service, { ...query, start: (state.page - 1) * state.rows, rows: state.rows, facetFields: [], highlight: false }, context)
+        : service.cursor({ ...query, batchSize: batchSizeFor(size.records), limit: size.records }, context),
+    );
+  } catch (error) {
+    logFailure("export (before the first row)", error, { requestId, signal: request.signal });
+    return back("failed");
+  }
+  const filename =
+    customFilename(exportRequest.filename) ??
+    exportFilename(scope === "all" ? "all-results" : `results-page-${state.page}`, new Date());
+  const body = csvStream({
+    cursor,
+    fields: names,
+    labels,
+    signal: request.signal,
+    onFinish: (rows) =>
+      void recordSignal({ type: "conversion", data: { format: "csv", numRecords: rows, fields: fields.map((f) => f.key), query: state.q, scope } }),
+    onError: (error, rows) => logFailure(`export (after ${rows} rows)`, error, { requestId, signal: request.signal }),
+  });
+  return csvResponse(body, filename);
+}
+
+/** The shown page as a one-batch cursor. */
+async function* pageBatch(
+  service: SearchService,
+  request: SearchRequest,
+  context: RequestContext,
+): AsyncIterable<Doc[]> {
+  yield (await service.search(request, context)).value.docs;
+}
+const TYPES = { all: undefined, asset: "asset", pm: "pm" } as const;
+const ACTIONS = { all: "bom_export", asset: "asset_bom_export", pm: "pm_bom_export" } as const;
+/** Export BOM / Export Asset BOM / Export PM BOM: `bom-{item}-{date}.csv`. */
+export async function loadBomExport(request: Request, rawItem: string | undefined) {
+  const item = (rawItem ?? "").trim();
+  const url = new URL(request.url);
+  const typeParam = url.searchParams.get("type") ?? "all";
+  if (!item || item.length > 200) return exportProblem("Item number not provided", HOME_PATH, 400);
+  if (!(typeParam in TYPES)) return exportProblem("Unknown BOM type", bomPath(item), 400);
+  const type = typeParam as keyof typeof TYPES;
+  const requestId = requestIdOf(request);
+  let cursor;
+  try {
+    cursor = await openCursor(bomBatches(item, TYPES[type], { requestId, signal: request.signal }));
+  } catch (error) {
+    logFailure("BOM export", error, { requestId, signal: request.signal });
+    return exportProblem("Export failed. Please try again.", url.pathname + url.search, 503);
+  }
+  if (cursor.first.length === 0) return exportProblem("No data available for export", bomPath(item), 404);
+  const fields = type === "all" ? ["type", ...BOM_EXPORT_FIELDS] : BOM_EXPORT_FIELDS;
+  void trackClick(ACTIONS[type], { itemNumber: item });
+  return csvResponse(
+    csvStream({ cursor, fields, labels: BOM_EXPORT_LABELS, signal: request.signal }),
+    exportFilename(`bom-${slug(item)}`, new Date()),
+  );
+}
+/** Where Used export per section: at most 1000 records, `where-used-{type}-all-{item}-{date}.csv`. */
+export async function loadWhereUsedExport(request: Request, rawItem: string | undefined) {
+  const item = (rawItem ?? "").trim();
+  const url = new URL(request.url);
+  const type = url.searchParams.get("type");
+  if (!item || item.length > 200) return exportProblem("Item number not provided", HOME_PATH, 400);
+  if (type !== "asset" && type !== "pm") return exportProblem("Unknown Where Used type", whereUsedPath(item), 400);
+  const requestId = requestIdOf(request);
+  let cursor;
+  try {
+    cursor = await openCursor(bomBatches(item, type, { requestId, signal: request.signal }, WHERE_USED_EXPORT_MAX));
+  } catch (error) {
+    logFailure("Where Used export", error, { requestId, signal: request.signal });
+    return exportProblem("Export failed. Please try again.", url.pathname + url.search, 503);
+  }
+  if (cursor.first.length === 0) return exportProblem("No data available for export", whereUsedPath(item), 404);
+  void trackClick(type === "asset" ? "where_used_asset_export" : "where_used_pm_export", { itemNumber: item });
+  return csvResponse(
+    csvStream({ cursor, fields: [...BOM_EXPORT_FIELDS, "quantity"], labels: BOM_EXPORT_LABELS, signal: request.signal }),
+    exportFilename(`where-used-${type}-all-${slug(item)}`, new Date()),
+  );
+}
+/** The item detail page's Export: the item's fields in display order, one row. */
+export async function loadProductExport(request: Request, rawId: string | undefined) {
+  const id = (rawId ?? "").trim();
+  if (!id || id.length > 200) return exportProblem("Product ID not provided", HOME_PATH, 400);
+  const requestId = requestIdOf(request);
+  const { search: service, searchConfig } = services();
+  let product;
+  try {
+    product = (await service.getProduct(id, { requestId, signal: request.signal })).value;
+  } catch (error) {
+    logFailure("product export", error, { requestId, signal: request.signal });
+    return exportProblem("Export failed. Please try again.", new URL(request.url).pathname, 503);
+  }
+  if (!product) return exportProblem("Product not found", HOME_PATH, 404);
+  const spec = specificationOf(product, searchConfig.displayOrder);
+  const fields = spec.map((row) => row.name);
+  const labels = Object.fromEntries(spec.map((row) => [row.name, row.label]));
+  const itemNumber = String(product.item_number_s ?? product.id);
+  void trackClick("pdp_export", { docId: product.id, itemNumber });
+  void recordSignal({ type: "conversion", data: { format: "csv", numRecords: 1, fields, query: itemNumber, docId: product.id } });
+  return csvResponse(csvDocument([product], fields, labels), exportFilename(`product-${slug(itemNumber)}`, new Date()));
+}
+/**
+ * "View Details ↗": redirects to the item's own http(s) URL and records the click. The target is
+ * read from the catalogue, never from the request, so this is no open redirect.
+ */
+export async function loadExternalLink(rawId: string | undefined) {
+  const id = (rawId ?? "").trim();
+  const product = id && id.length <= 200 ? (await services().search.getProduct(id)).value : null;
+  const target = product ? externalUrlOf(product) : null;
+  if (!product || !target) throw new Response("Not found", { status: 404 });
+  void trackClick("pdp_external_link", { docId: product.id, url: target });
+  return redirect(target);
+}

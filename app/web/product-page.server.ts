@@ -1,0 +1,126 @@
+import { json } from "@remix-run/node";
+import { requestIdOf } from "~/lib/http.server";
+import { services } from "~/registry.server";
+import type { Doc, RequestContext } from "~/search/engine";
+import { bomPath, exportCsvPath, isQueryId, isSearchPath, productLink, productPath, whereUsedPath, withBack } from "~/search/paths";
+import { externalUrlOf, imageOf, isInactive, specificationOf, titleOf } from "~/search/product-view";
+import { goToPage, parseSearchParams, searchHref } from "~/search/state";
+import { recordSignal } from "~/signals/signals.server";
+import { backParam } from "./bom-pages.server";
+import { logFailure } from "./log.server";
+import { isRecordedClick, recordedClickCookie, resultClickKey } from "./result-click.server";
+
+export interface Neighbour {
+  itemNumber: string;
+  href: string;
+}
+
+/**
+ * Previous and next results around an item, from the search it was opened from. The search travels
+ * in `back` and the item's place in it in `pos`; the search is re-run for the three results around
+ * that place. When the results have changed and the item is not there any more, there is no
+ * previous or next rather than a wrong one.
+ */
+export async function neighboursOf(
+  product: Doc,
+  back: string,
+  position: number | null,
+  context: RequestContext,
+): Promise<{ prev: Neighbour | null; next: Neighbour | null; position: number | null; total: number | null }> {
+  const none = { prev: null, next: null, position: null, total: null };
+  if (position === null || !isSearchPath(back)) return none;
+  const { search: service, searchConfig: config } = services();
+  const state = parseSearchParams(new URL(back, "http://x").searchParams, config);
+  const start = Math.max(0, position - 1);
+  const answer = await service.search(
+    { q: state.q, within: state.within, filters: state.filters, sort: state.sort, start, rows: 3, facetFields: [], highlight: false },
+    context,
+  );
+  const docs = answer.value.docs;
+  const at = docs.findIndex((d) => d.id === product.id);
+  if (at < 0 || start + at !== position) return none;
+  const link = (doc: Doc | undefined, pos: number): Neighbour | null => {
+    if (!doc) return null;
+    const itemNumber = String(doc.item_number_s ?? doc.id);
+    const page = Math.floor(pos / state.rows) + 1;
+    return { itemNumber, href: productLink(itemNumber, searchHref(goToPage(state, page), config), pos) };
+  };
+  return {
+    prev: at > 0 ? link(docs[at - 1], position - 1) : null,
+    next: link(docs[at + 1], position + 1),
+    position,
+    total: answer.value.total,
+  };
+}
+
+/** /product/{id or item number}: the item, its neighbours in the search it came from, its links. */
+export async function loadProductPage(request: Request, rawId: string | undefined) {
+  const url = new URL(request.url);
+  const back = backParam(url);
+  const id = (rawId ?? "").trim();
+  if (!id) throw json({ message: "Product ID not provided", back }, { status: 400 });
+  // eslint-disable-next-line no-control-regex
+  if (id.length > 200 || /[\u0000-\u001f\u007f]/.test(id)) throw json({ message: "Product not found", back }, { status: 404 });
+  const context = { requestId: requestIdOf(request), signal: request.signal };
+  const { search: service, searchConfig } = services();
+  let product;
+  let degraded: boolean;
+  try {
+    ({ value: product, degraded } = await service.getProduct(id, context));
+  } catch (error) {
+    logFailure("product lookup", error, context);
+    throw json({ message: "Failed to load product details", back }, { status: 503 });
+  }
+  if (!product) throw json({ message: "Product not found", back, notFound: true }, { status: 404 });
+
+  // A click on a results row (productLink): counted once, so its marks stay out of this page's own
+  // address, which the Where Used and BOM pages take as their way back.
+  const fromResults = url.searchParams.get("via") === "result";
+  const queryId = url.searchParams.get("qid");
+  url.searchParams.delete("via");
+  url.searchParams.delete("qid");
+  const rawPos = url.searchParams.get("pos");
+  const position = rawPos && /^\d{1,9}$/.test(rawPos) ? Number(rawPos) : null;
+  const neighbours = await neighboursOf(product, back, position, context).catch(() => ({ prev: null, next: null, position: null, total: null }));
+  const itemNumber = String(product.item_number_s ?? product.id);
+  const self = `${url.pathname}${url.search}`;
+  void recordSignal({
+    type: "view",
+    data: { docId: product.id, title: titleOf(product), category: product.category_s ?? null, itemNumber },
+  });
+  // The result click, when the item really is at that place in that search (the neighbours were
+  // found there): a made-up link records nothing, and the same link again from this browser (a
+  // reload, the browser's Back and Forward) is the click already recorded.
+  let clickCookie: string | null = null;
+  const validQueryId = queryId && isQueryId(queryId) ? queryId : null;
+  const clickKey = fromResults && neighbours.position !== null ? resultClickKey({ docId: product.id, position: neighbours.position, back, queryId: validQueryId }) : null;
+  if (clickKey && !(await isRecordedClick(request, clickKey))) {
+    clickCookie = await recordedClickCookie(clickKey);
+    void recordSignal({
+      type: "click",
+      data: {
+        docId: product.id,
+        position: neighbours.position,
+        query: parseSearchParams(new URL(back, url).searchParams, searchConfig).q,
+        title: titleOf(product),
+        url: self,
+        ...(validQueryId ? { fusionQueryId: validQueryId } : {}),
+      },
+    });
+  }
+  const page = {
+    back,
+    itemNumber,
+    title: titleOf(product),
+    inactive: isInactive(product),
+    specification: specificationOf(product, searchConfig.displayOrder),
+    image: imageOf(product),
+    externalHref: externalUrlOf(product) ? `${productPath(product.id)}/external` : null,
+    whereUsedHref: `${whereUsedPath(itemNumber)}?${new URLSearchParams({ back: self, via: "pdp_where_used" })}`,
+    exportHref: exportCsvPath("/product", product.id, { via: "pdp_export" }),
+    bomHref: withBack(bomPath(itemNumber), self),
+    neighbours,
+    degraded,
+  };
+  return clickCookie ? json(page, { headers: { "Set-Cookie": clickCookie } }) : page;
+}
