@@ -7,6 +7,27 @@ const SERVER_ONLY = {
   message: "Server-only modules stay out of components and the pure search domain.",
 };
 
+// The layers of DESIGN.md: imports point down routes → web → registry → search, export, signals →
+// components → lib, and only the composition root knows the concrete engines.
+const UPPER_LAYERS = {
+  group: ["~/routes/*", "~/web/*", "~/registry.server", "~/start-up.server", "~/entry.*", "~/root"],
+  message: "Lower layers never import the web layer, the routes or the composition root.",
+};
+const REMIX = { group: ["@remix-run/*"], message: "The domain is pure TypeScript: Remix belongs in app/web and app/routes." };
+const CONFIG = { group: ["~/config.server", "**/config.server"], message: "Settings reach the domain as arguments, through the composition root." };
+const ENGINES = {
+  group: ["~/search/engines/*/**", "./engines/*/**", "../engines/*/**"],
+  message: "Only the composition root (app/registry.server.ts) knows the concrete engines.",
+};
+const APP = { group: ["~/*", "../*", "./*/**"], message: "app/lib is generic: it imports nothing of the app." };
+const NO_PROCESS_ENV = { object: "process", property: "env", message: "Configuration is read once, in app/config.server.ts." };
+
+/** One engine never reaches into another's folder: what they share lives in app/search. */
+const otherEngines = (self) => ({
+  group: ["fusion", "embedded", "backend"].filter((e) => e !== self).map((e) => `../${e}/*`),
+  message: "Engines share code through the domain (app/search), not through each other.",
+});
+
 export default tseslint.config(
   { ignores: ["build/", "public/build/", "node_modules/", "test-results/", "playwright-report/", ".cache/", "tmp-*", "bench/out/"] },
   js.configs.recommended,
@@ -38,5 +59,44 @@ export default tseslint.config(
     files: ["app/components/**", "app/search/*.ts", "app/search/engines/**/*.ts"],
     ignores: ["**/*.server.ts", "**/*.test.ts", "**/*.test.tsx"],
     rules: { "no-restricted-imports": ["error", { patterns: [TEST_ONLY, SERVER_ONLY] }] },
+  },
+  {
+    files: ["app/search/**"],
+    ignores: ["**/*.test.ts", "**/*.test.tsx"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [TEST_ONLY, UPPER_LAYERS, REMIX, CONFIG] }],
+      "no-restricted-properties": ["error", NO_PROCESS_ENV],
+    },
+  },
+  {
+    // The pure domain's top level, with the engine rule on top.
+    files: ["app/search/*.ts"],
+    ignores: ["**/*.server.ts", "**/*.test.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [TEST_ONLY, SERVER_ONLY, UPPER_LAYERS, REMIX, CONFIG, ENGINES] }] },
+  },
+  ...["fusion", "embedded", "backend"].map((engine) => ({
+    files: [`app/search/engines/${engine}/**`],
+    ignores: ["**/*.test.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [TEST_ONLY, UPPER_LAYERS, REMIX, CONFIG, otherEngines(engine)] }] },
+  })),
+  {
+    files: ["app/export/**", "app/signals/**"],
+    ignores: ["**/*.test.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [TEST_ONLY, UPPER_LAYERS, ENGINES] }] },
+  },
+  {
+    files: ["app/components/**"],
+    ignores: ["**/*.test.ts", "**/*.test.tsx"],
+    rules: { "no-restricted-imports": ["error", { patterns: [TEST_ONLY, SERVER_ONLY, UPPER_LAYERS, ENGINES] }] },
+  },
+  {
+    files: ["app/web/**", "app/routes/**", "app/root.tsx", "app/entry.server.tsx", "app/start-up.server.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [TEST_ONLY, ENGINES] }] },
+  },
+  {
+    files: ["app/lib/**"],
+    ignores: ["**/*.test.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [TEST_ONLY, APP] }] },
   },
 );

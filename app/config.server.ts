@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { FusionSettings } from "./search/engines/fusion/fusion-engine.server";
 import { ALL_FACET_FIELDS } from "./search/search-config";
 
 const booleanFromEnv = z
@@ -83,7 +82,19 @@ export interface AppConfig {
   port: number;
   catalogDb: string;
   sampleItems: number;
-  fusion: (FusionSettings & { breakerThreshold: number; breakerCooldownMs: number }) | null;
+  /** The search platform; the registry hands it to the Fusion engine. */
+  fusion: {
+    url: string;
+    app: string;
+    queryProfile: string;
+    collection?: string;
+    apiKey?: string;
+    bomProfile: string;
+    assetBomProfile: string;
+    timeoutMs: number;
+    breakerThreshold: number;
+    breakerCooldownMs: number;
+  } | null;
   backendUrl?: string;
   sso: { issuer: string; clientId: string; clientSecret?: string; sessionSecret: string } | null;
   appUrl: string;

@@ -1,6 +1,6 @@
 import { ConfigError, getConfig } from "./config.server";
 import { services } from "./registry.server";
-import { CatalogUnavailableError } from "./search/engines/embedded/embedded-engine.server";
+import { SearchError } from "./search/errors";
 
 let started = false;
 
@@ -29,7 +29,7 @@ export function startUp(): void {
       catalogue.warm(searchConfig.facetFields);
       console.log(`Catalogue ready: ${items} items (${config.catalogDb})`);
     } catch (error) {
-      const detail = error instanceof CatalogUnavailableError ? error.detail : error instanceof Error ? error.message : error;
+      const detail = error instanceof SearchError && error.detail ? error.detail : error instanceof Error ? error.message : error;
       console.error("The catalogue could not be opened:", detail);
     }
   });

@@ -1,5 +1,4 @@
-import { ITEM_COLUMNS } from "~/search/engines/embedded/schema";
-import { fieldKey, fieldLabel } from "~/search/fields";
+import { CATALOG_FIELDS } from "~/search/catalog-fields";
 import type { SearchConfig } from "~/search/search-config";
 import { parseSearchParams, serializeSearchState, type SearchState } from "~/search/state";
 
@@ -20,10 +19,13 @@ export interface ExportField {
 
 /** Exportable item fields in display order, then the remaining catalogue fields alphabetically. */
 export function exportFields(config: SearchConfig): ExportField[] {
-  const byKey = new Map(ITEM_COLUMNS.map((c) => [fieldKey(c.name), c.name]));
+  const byKey = new Map(CATALOG_FIELDS.map((f) => [f.key, f]));
   const ordered = config.displayOrder.filter((key) => byKey.has(key));
   const rest = [...byKey.keys()].filter((key) => !ordered.includes(key)).sort();
-  return [...ordered, ...rest].map((key) => ({ key, name: byKey.get(key)!, label: fieldLabel(key) }));
+  return [...ordered, ...rest].map((key) => {
+    const field = byKey.get(key)!;
+    return { key, name: field.name, label: field.label };
+  });
 }
 
 export interface ExportRequest {

@@ -4,6 +4,7 @@
  * state is a link. Pure: the routes pass params in and get ready-made links out.
  */
 import type { BomDoc, BomResponse, BomSortField, BomType, SortDirection } from "./engine";
+import { BOM_FIELDS } from "./catalog-fields";
 import { BOM_SORT_FIELDS } from "./engine";
 import { pageWindow, type PagerView } from "./search-view";
 
@@ -12,16 +13,9 @@ export interface BomColumn {
   label: string;
 }
 
-export const BOM_TABLE_COLUMNS: BomColumn[] = [
-  { field: "org_code", label: "Org Code" },
-  { field: "item_number", label: "Item Number" },
-  { field: "asset_number", label: "Asset Number" },
-  { field: "asset_serial_number", label: "Asset Serial Number" },
-  { field: "asset_group", label: "Asset Group" },
-  { field: "asset_description", label: "Asset Description" },
-];
-
-export const WHERE_USED_COLUMNS: BomColumn[] = [...BOM_TABLE_COLUMNS, { field: "quantity", label: "Quantity" }];
+/** Where Used also shows each record's quantity; the BOM pages do not. */
+export const WHERE_USED_COLUMNS: BomColumn[] = BOM_FIELDS.map(({ name, label }) => ({ field: name, label }));
+export const BOM_TABLE_COLUMNS: BomColumn[] = WHERE_USED_COLUMNS.filter((c) => c.field !== "quantity");
 
 export const BOM_PAGE_SIZE = 20;
 export const WHERE_USED_PAGE_SIZE = 5;

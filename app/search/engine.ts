@@ -4,6 +4,8 @@
  * are the same whichever engine served the page.
  */
 
+import { BOM_FIELDS, type BomField } from "./catalog-fields";
+
 export type EngineName = "embedded" | "fusion" | "backend";
 
 export type FilterType = "include" | "exclude";
@@ -39,6 +41,20 @@ export type FieldValue = string | number | boolean | null | string[];
 
 /** A catalogue document: `id` plus index fields (`item_number_s`, `item_description_t`, …). */
 export type Doc = { id: string } & Record<string, FieldValue>;
+
+function fieldValue(value: unknown): FieldValue {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
+  if (Array.isArray(value)) return value.map((v) => (typeof v === "string" ? v : JSON.stringify(v)));
+  return JSON.stringify(value);
+}
+
+/** A document from an engine's JSON: the id as a string, every other value a field value (anything else as JSON). */
+export function toDoc(raw: Record<string, unknown>): Doc {
+  const doc: Record<string, FieldValue> = { id: String(raw.id) };
+  for (const key of Object.keys(raw)) if (key !== "id") doc[key] = fieldValue(raw[key]);
+  return doc as Doc;
+}
 
 export interface FacetValue {
   value: string;
@@ -97,16 +113,9 @@ export interface BomDoc {
   quantity: number | null;
 }
 
-export const BOM_SORT_FIELDS = [
-  "org_code",
-  "item_number",
-  "asset_number",
-  "asset_serial_number",
-  "asset_group",
-  "asset_description",
-  "quantity",
-] as const;
-export type BomSortField = (typeof BOM_SORT_FIELDS)[number];
+/** Every BOM record field can be sorted on. */
+export const BOM_SORT_FIELDS: readonly BomField[] = BOM_FIELDS.map((f) => f.name);
+export type BomSortField = BomField;
 
 export interface BomRequest {
   itemNumber: string;

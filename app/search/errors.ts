@@ -21,6 +21,8 @@ const STATUS: Record<SearchErrorKind, number> = { outage: 503, configuration: 50
 export class SearchError extends Error {
   override name = "SearchError";
   readonly status: number;
+  /** What operators need to know and users must not see (a file path, say), for the log. */
+  detail?: string;
   constructor(
     message: string,
     readonly kind: SearchErrorKind = "outage",

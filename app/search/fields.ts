@@ -1,3 +1,4 @@
+import { CATALOG_FIELDS, OTHER_LABELS } from "./catalog-fields";
 import { HL_POST, HL_PRE } from "./engine";
 import { perName, perObject } from "~/lib/memo";
 import type { SearchConfig } from "./search-config";
@@ -53,58 +54,8 @@ export const fieldKey = perName((name: string): string => {
   return base;
 });
 
-// Only the labels the unknown-field rule would not produce are needed; the whole list is kept so
-// that it reads against spec §3.
-const LABELS = new Map<string, string>([
-  ["stock_locator", "Stock Locator"],
-  ["item_number", "Item Number"],
-  ["manufacturer_part_number", "Manufacturer Part Number"],
-  ["item_description", "Item Description"],
-  ["manufacturer", "Manufacturer"],
-  ["category", "Category"],
-  ["price", "Price"],
-  ["list_price", "List Price"],
-  ["status", "Status"],
-  ["supplier", "Supplier"],
-  ["supplier_site", "Supplier Site"],
-  ["supplier_part_number", "Supplier Part Number"],
-  ["unit_cost", "Unit Cost"],
-  ["lead_time", "Lead Time"],
-  ["quantity_on_hand", "Quantity On Hand"],
-  ["quantity_on_order", "Quantity On Order"],
-  ["org_code", "Org Code"],
-  ["org_notes", "Org Notes"],
-  ["org_min_stock_level", "Org Min Stock Level"],
-  ["org_max_stock_level", "Org Max Stock Level"],
-  ["subinventory", "Subinventory"],
-  ["subinventory_min_stock_level", "Subinventory Min Stock Level"],
-  ["subinventory_max_stock_level", "Subinventory Max Stock Level"],
-  ["planning_method", "Planning Method"],
-  ["purchasable", "Purchasable"],
-  ["item_type", "Item Type"],
-  ["issue_uom", "Issue UOM"],
-  ["order_uom", "Order UOM"],
-  ["conversion_rate", "Conversion Rate"],
-  ["costing_enabled", "Costing Enabled"],
-  ["inventory_valued", "Inventory Valued"],
-  ["cycle_count_flag", "Cycle Count Flag"],
-  ["on_cycle_count", "On Cycle Count"],
-  ["min_max_category", "Min Max Category"],
-  ["abc_class_name", "ABC Class Name"],
-  ["acmpn", "ACMPN"],
-  ["cmpn", "CMPN"],
-  ["flm", "FLM"],
-  ["bpa_number", "BPA Number"],
-  ["bpa_line_number", "BPA Line Number"],
-  ["bpa_price", "BPA Price"],
-  ["association_date", "Association Date"],
-  ["alternate_manufacturer_part_number", "Alternate Manufacturer Part Number(s)"],
-  ["record_id", "Record ID"],
-  ["last_updated_by", "Last Updated By"],
-  ["last_updated_date", "Last Updated Date"],
-  ["last_modified", "Last Modified"],
-  ["creation_date", "Creation Date"],
-]);
+// Spec §3's labels: the catalogue's fields and a few that other sources may hold.
+const LABELS = new Map<string, string>([...CATALOG_FIELDS.map((f): [string, string] => [f.key, f.label]), ...Object.entries(OTHER_LABELS)]);
 
 /** Accepts a key or an index field name. */
 export const fieldLabel = perName((keyOrName: string): string => {

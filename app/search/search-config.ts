@@ -1,4 +1,4 @@
-import { ITEM_COLUMNS } from "./engines/embedded/schema";
+import { DEFAULT_FACET_FIELDS, FACET_FIELDS, SORTABLE_FIELDS } from "./catalog-fields";
 
 /**
  * Which fields the search page facets, shows and sorts on. Fields are named by their index field
@@ -18,42 +18,8 @@ export interface SearchConfig {
   sortFields: string[];
 }
 
-const DEFAULT_FACET_FIELDS = [
-  "org_code_s",
-  "category_s",
-  "manufacturer_s",
-  "attribute_status_s",
-  "attribute_item_type_s",
-];
-
-// Spec order; "org and subinventory maximum and minimum stock levels" reads as max before min.
-export const ALL_FACET_FIELDS: readonly string[] = [
-  ...DEFAULT_FACET_FIELDS,
-  "item_number_s",
-  "attribute_stock_locator_s",
-  "attribute_subinventory_s",
-  "attribute_quantity_on_hand_i",
-  "attribute_manufacturer_part_number_s",
-  "attribute_alternate_manufacturer_part_number_s",
-  "attribute_org_max_stock_level_i",
-  "attribute_org_min_stock_level_i",
-  "attribute_subinventory_max_stock_level_i",
-  "attribute_subinventory_min_stock_level_i",
-  "attribute_bpa_number_s",
-  "attribute_bpa_line_number_s",
-  "attribute_supplier_s",
-  "attribute_supplier_site_s",
-  "attribute_supplier_part_number_s",
-  "attribute_abc_class_name_s",
-  "attribute_fims_number_s",
-  "attribute_purchasable_s",
-  "attribute_costing_enabled_s",
-  "attribute_inventory_valued_s",
-  "attribute_cycle_count_flag_s",
-  "attribute_on_cycle_count_s",
-  "attribute_cmpn_s",
-  "attribute_acmpn_s",
-];
+/** Every field a filter may name (spec §3 "Facet fields"). */
+export const ALL_FACET_FIELDS: readonly string[] = FACET_FIELDS;
 
 const DISPLAY_ORDER = [
   "org_code",
@@ -114,18 +80,15 @@ const RESULT_FIELDS = [
   "quantity_on_hand",
 ];
 
-// Tokenised text fields have no single value per document to order by.
-const SORT_FIELDS = ITEM_COLUMNS.filter((c) => c.type !== "text").map((c) => c.name);
-
 // Shared by every request and the browser bundle: a caller that mutates it would change it for all.
 const frozen = (list: string[]): string[] => Object.freeze([...list]) as string[];
 
 export const DEFAULT_SEARCH_CONFIG: SearchConfig = Object.freeze({
-  facetFields: frozen(DEFAULT_FACET_FIELDS),
+  facetFields: frozen([...DEFAULT_FACET_FIELDS]),
   allFacetFields: frozen([...ALL_FACET_FIELDS]),
   displayOrder: frozen(DISPLAY_ORDER),
   resultFields: frozen(RESULT_FIELDS),
-  sortFields: frozen(SORT_FIELDS),
+  sortFields: frozen([...SORTABLE_FIELDS]),
 });
 
 /** The spec's configuration with a deployment's facet panel and display order (FACET_FIELDS, FIELD_DISPLAY_ORDER). */
@@ -133,7 +96,7 @@ export function searchConfigWith(settings: { facetFields?: string[]; displayOrde
   if (!settings.facetFields && !settings.displayOrder) return DEFAULT_SEARCH_CONFIG;
   return Object.freeze({
     ...DEFAULT_SEARCH_CONFIG,
-    facetFields: frozen(settings.facetFields ?? DEFAULT_FACET_FIELDS),
+    facetFields: frozen(settings.facetFields ?? [...DEFAULT_FACET_FIELDS]),
     displayOrder: frozen(settings.displayOrder ?? DISPLAY_ORDER),
   });
 }

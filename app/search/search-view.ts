@@ -26,11 +26,10 @@ import {
   searchHref,
   serializeSearchState,
   toggleColumnSort,
+  MAX_WITHIN_TERMS,
   type SearchState,
 } from "./state";
 
-export const PAGE_SIZES = [20, 50, 100] as const;
-export const MAX_WITHIN = 5;
 /** A facet with more values than this gets its own search box (spec §2). */
 export const FACET_SEARCH_THRESHOLD = 5;
 
@@ -276,8 +275,8 @@ export function buildSearchView(input: {
 
   const realQuery = query !== "" && query !== "*:*";
   const withinDisabledReason =
-    state.within.length >= MAX_WITHIN
-      ? `At most ${MAX_WITHIN} search-within terms`
+    state.within.length >= MAX_WITHIN_TERMS
+      ? `At most ${MAX_WITHIN_TERMS} search-within terms`
       : response.total === 0
         ? "No results to search within"
         : !realQuery

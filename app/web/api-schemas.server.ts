@@ -1,20 +1,15 @@
 import { z } from "zod";
 import { perObject } from "~/lib/memo";
 import type { Filter, Sort } from "~/search/engine";
-import { ITEM_COLUMNS } from "~/search/engines/embedded/schema";
+import { catalogField, SORTABLE_FIELDS } from "~/search/catalog-fields";
 import { fieldKey } from "~/search/fields";
 import type { SearchConfig } from "~/search/search-config";
 
-/** Catalogue fields by full name and by key (`org_code` → `org_code_s`). */
-const FIELDS_BY_KEY = new Map<string, string>();
-for (const column of ITEM_COLUMNS) {
-  FIELDS_BY_KEY.set(column.name, column.name);
-  if (!FIELDS_BY_KEY.has(fieldKey(column.name))) FIELDS_BY_KEY.set(fieldKey(column.name), column.name);
-}
-const SORTABLE = new Set(ITEM_COLUMNS.filter((c) => c.type !== "text").map((c) => c.name));
+const SORTABLE = new Set(SORTABLE_FIELDS);
 
+/** A catalogue field's index name, from its full name or its key (`org_code` → `org_code_s`). */
 export function resolveCatalogField(keyOrName: string): string | null {
-  return FIELDS_BY_KEY.get(keyOrName) ?? null;
+  return catalogField(keyOrName)?.name ?? null;
 }
 
 /**

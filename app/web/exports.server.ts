@@ -8,6 +8,8 @@ import { customFilename, exportFilename, slug } from "~/export/filename";
 import { exportParams, exportSize, parseExportRequest } from "~/export/search-export.server";
 import { batchSizeFor, csvResponse, csvStream, openCursor } from "~/export/stream.server";
 import { requestIdOf } from "~/lib/http.server";
+import { BOM_TABLE_COLUMNS } from "~/search/bom-view";
+import { BOM_FIELDS, BOM_TYPE_LABEL } from "~/search/catalog-fields";
 import { services } from "~/registry.server";
 import type { BomDoc, BomType, Doc, RequestContext, SearchRequest } from "~/search/engine";
 import { bomPath, HOME_PATH, SEARCH_PATH, whereUsedPath } from "~/search/paths";
@@ -19,16 +21,10 @@ import { logFailure } from "./log.server";
 /** Spec: Where Used exports fetch the total first, then at most this many records. */
 export const WHERE_USED_EXPORT_MAX = 1000;
 
-export const BOM_EXPORT_FIELDS = ["org_code", "item_number", "asset_number", "asset_serial_number", "asset_group", "asset_description"];
-export const BOM_EXPORT_LABELS: Record<string, string> = {
-  type: "Type",
-  org_code: "Org Code",
-  item_number: "Item Number",
-  asset_number: "Asset Number",
-  asset_serial_number: "Asset Serial Number",
-  asset_group: "Asset Group",
-  asset_description: "Asset Description",
-  quantity: "Quantity",
+const BOM_EXPORT_FIELDS = BOM_TABLE_COLUMNS.map((c) => c.field);
+const BOM_EXPORT_LABELS: Record<string, string> = {
+  type: BOM_TYPE_LABEL,
+  ...Object.fromEntries(BOM_FIELDS.map((f) => [f.name, f.label])),
 };
 
 /** Every BOM record of an item (of one type, or all), in pages, up to `limit`. */

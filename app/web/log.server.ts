@@ -9,6 +9,6 @@ export function logFailure(what: string, error: unknown, context: { requestId: s
   if (context.signal?.aborted) console.info(`[${context.requestId}] ${what} abandoned by the client`);
   // Quoted: the message may repeat what the user typed, or a remote server's text, and must not
   // start a line of its own in the log.
-  else if (error instanceof SearchError) console.warn(`[${context.requestId}] ${what} failed: ${JSON.stringify("detail" in error ? error.detail : error.message)}`);
+  else if (error instanceof SearchError) console.warn(`[${context.requestId}] ${what} failed: ${JSON.stringify(error.detail ?? error.message)}`);
   else console.error(`[${context.requestId}] ${what} failed`, error);
 }

@@ -10,10 +10,9 @@ import type {
   SearchRequest,
   SearchResponse,
 } from "../../engine";
-import { HL_POST, HL_PRE } from "../../engine";
+import { HL_POST, HL_PRE, toDoc } from "../../engine";
 import { inTurn } from "~/lib/in-turn.server";
 import { SearchError } from "../../errors";
-import { toDoc } from "../fusion/parse-response.server";
 
 const NETWORK_ERROR = "Network error - please check your connection";
 

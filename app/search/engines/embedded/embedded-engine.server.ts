@@ -16,16 +16,15 @@ import type {
   SearchResponse,
   Sort,
 } from "../../engine";
+import { HIGHLIGHTED_FIELDS } from "../../catalog-fields";
 import { BOM_SORT_FIELDS } from "../../engine";
 import { SearchError } from "../../errors";
 import { ident, readMeta, SCHEMA_VERSION, type CatalogDb } from "./catalog-db.server";
 import { type DocValues, isCatalogField, loadDocValues, NO_VALUE } from "./doc-values.server";
 import { highlightText, matchExpression, queryTokens } from "./fts-query";
-import { ITEM_COLUMNS } from "./schema";
 
 /** Solr's JSON facet limit, which the spec keeps. */
 export const FACET_LIMIT = 100;
-const HIGHLIGHT_FIELDS = ITEM_COLUMNS.filter((c) => c.fts).map((c) => c.name);
 const RELOAD_CHECK_MS = 2000;
 
 interface Catalog {
@@ -49,7 +48,7 @@ interface Evaluation {
 /** The catalogue file is missing, unreadable or of another schema; `detail` says which, for the log. */
 export class CatalogUnavailableError extends SearchError {
   override name = "CatalogUnavailableError";
-  constructor(readonly detail: string) {
+  constructor(override readonly detail: string) {
     super("The catalogue is not available yet", "outage");
   }
 }
@@ -338,7 +337,7 @@ export class EmbeddedEngine implements SearchEngine {
     if (request.highlight !== false && tokens.length > 0) {
       for (const doc of docs) {
         const fields: Record<string, string[]> = {};
-        for (const field of HIGHLIGHT_FIELDS) {
+        for (const field of HIGHLIGHTED_FIELDS) {
           const value = doc[field];
           const marked = typeof value === "string" ? highlightText(value, tokens) : null;
           if (marked) fields[field] = [marked];

@@ -1,3 +1,4 @@
+import { toDoc } from "../../engine";
 import type {
   BomRequest,
   BomResponse,
@@ -13,7 +14,7 @@ import type {
 import type { SearchConfig } from "../../search-config";
 import { FusionError, MESSAGES } from "./errors";
 import { fusionGet, fusionStatus, type FusionHttpOptions } from "./http.server";
-import { parseSearchResponse, parseSolrBody, parseSuggestions, toBomDoc, toDoc } from "./parse-response.server";
+import { parseSearchResponse, parseSolrBody, parseSuggestions, toBomDoc } from "./parse-response.server";
 import { buildQuery, CURSOR_STEPS, queryStep, solrPhrase } from "./query-builder";
 import { solrFacetField } from "../../fields";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { BomDoc, BomType, Doc, FacetResult, FieldValue, SearchResponse } from "../../engine";
-import { HL_POST, HL_PRE } from "../../engine";
+import type { BomDoc, BomType, FacetResult, SearchResponse } from "../../engine";
+import { HL_POST, HL_PRE, toDoc } from "../../engine";
 import { fieldKey } from "../../fields";
 import { FusionError, MESSAGES } from "./errors";
 
@@ -31,35 +31,6 @@ export const SolrResponseSchema = z.looseObject({
   nextCursorMark: z.string().optional(),
 });
 export type SolrResponse = z.infer<typeof SolrResponseSchema>;
-
-function fieldValue(value: unknown): FieldValue {
-  if (value === null || value === undefined) return null;
-  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
-  if (Array.isArray(value)) return value.map((v) => (typeof v === "string" ? v : JSON.stringify(v)));
-  return JSON.stringify(value);
-}
-
-/** True when every value is already a field value: a string, number, boolean, null or list of strings. */
-function hasFieldValuesOnly(raw: Record<string, unknown>): boolean {
-  for (const key in raw) {
-    const value = raw[key];
-    if (value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean") continue;
-    if (!Array.isArray(value)) return false;
-    for (const item of value) if (typeof item !== "string") return false;
-  }
-  return true;
-}
-
-/**
- * An engine document: the id as a string, every other value a field value (anything else as JSON).
- * A document parsed from JSON that already is one (most are) is used as it is, not copied.
- */
-export function toDoc(raw: Record<string, unknown>): Doc {
-  if (typeof raw.id === "string" && hasFieldValuesOnly(raw)) return raw as Doc;
-  const doc: Record<string, FieldValue> = { id: String(raw.id) };
-  for (const key of Object.keys(raw)) if (key !== "id") doc[key] = fieldValue(raw[key]);
-  return doc as Doc;
-}
 
 /** JSON facet buckets, or classic flat `facet_fields` lists, as engine facets. */
 export function parseFacets(body: SolrResponse, fields: readonly string[]): FacetResult[] {

@@ -4,6 +4,7 @@
  * User text reaches Solr only as the main query (with local params neutralised) or as phrase-quoted,
  * escaped filter values: never as query syntax of its own.
  */
+import { HIGHLIGHTED_FIELDS } from "../../catalog-fields";
 import type { Filter, SearchRequest, Sort } from "../../engine";
 import { HL_POST, HL_PRE } from "../../engine";
 import { fieldKey, solrFacetField } from "../../fields";
@@ -22,13 +23,6 @@ export type QueryStep = (params: URLSearchParams, request: SearchRequest, config
 export const FACET_LIMIT = 100;
 export const HIGHLIGHT_FRAGSIZE = 150;
 export const HIGHLIGHT_MAX_ANALYZED_CHARS = 51200;
-export const HIGHLIGHT_FIELDS = [
-  "item_number_s",
-  "item_description_t",
-  "manufacturer_s",
-  "attribute_manufacturer_part_number_s",
-  "attribute_supplier_part_number_s",
-];
 
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 
@@ -143,7 +137,7 @@ export const facetStep: QueryStep = (params, request, config) => {
 export const highlightStep: QueryStep = (params, request) => {
   if (request.highlight === false) return;
   params.set("hl", "true");
-  params.set("hl.fl", HIGHLIGHT_FIELDS.join(","));
+  params.set("hl.fl", HIGHLIGHTED_FIELDS.join(","));
   params.set("hl.fragsize", String(HIGHLIGHT_FRAGSIZE));
   params.set("hl.maxAnalyzedChars", String(HIGHLIGHT_MAX_ANALYZED_CHARS));
   params.set("hl.tag.pre", HL_PRE);

@@ -1,0 +1,139 @@
+/**
+ * The catalogue's item fields, in one place: index field name (Fusion's, also the embedded
+ * catalogue's column), key, type, label (spec §3), whether it is searched as text (and so
+ * highlighted) and whether it can be a facet. Labels, the sort allow-list, the export fields, the
+ * API's field names, the embedded SQL schema and the highlighted fields are all derived from it.
+ * Pure data: shared by the domain, both engines and the browser bundle.
+ */
+
+export type FieldType = "string" | "text" | "int" | "float" | "date";
+
+/** The full-text groups of the embedded catalogue, and what feeds each. */
+export const FTS_GROUPS = {
+  item_number: "item number",
+  description: "descriptions",
+  manufacturer: "manufacturer",
+  part_numbers: "manufacturer and supplier part numbers",
+} as const;
+export type FtsGroup = keyof typeof FTS_GROUPS;
+
+export interface CatalogField {
+  /** Index field name (`attribute_status_s`), also the embedded catalogue's column name. */
+  name: string;
+  /** The name without type prefix and suffix (`status`): URLs, exports and display order use it. */
+  key: string;
+  type: FieldType;
+  label: string;
+  /** Searched as text (in this full-text group) and highlighted in results. */
+  fts?: FtsGroup;
+  /** May be a facet (spec §3 "Facet fields"). */
+  facet?: true;
+}
+
+export const CATALOG_FIELDS: readonly CatalogField[] = [
+  { name: "org_code_s", key: "org_code", type: "string", label: "Org Code", facet: true },
+  { name: "item_number_s", key: "item_number", type: "string", label: "Item Number", fts: "item_number", facet: true },
+  { name: "item_description_t", key: "item_description", type: "text", label: "Item Description", fts: "description" },
+  { name: "attribute_status_s", key: "status", type: "string", label: "Status", facet: true },
+  { name: "attribute_stock_locator_s", key: "stock_locator", type: "string", label: "Stock Locator", facet: true },
+  { name: "attribute_subinventory_s", key: "subinventory", type: "string", label: "Subinventory", facet: true },
+  { name: "attribute_quantity_on_hand_i", key: "quantity_on_hand", type: "int", label: "Quantity On Hand", facet: true },
+  { name: "attribute_quantity_on_order_i", key: "quantity_on_order", type: "int", label: "Quantity On Order" },
+  { name: "attribute_item_type_s", key: "item_type", type: "string", label: "Item Type", facet: true },
+  { name: "manufacturer_s", key: "manufacturer", type: "string", label: "Manufacturer", fts: "manufacturer", facet: true },
+  { name: "attribute_manufacturer_part_number_s", key: "manufacturer_part_number", type: "string", label: "Manufacturer Part Number", fts: "part_numbers", facet: true },
+  { name: "attribute_alternate_manufacturer_part_number_s", key: "alternate_manufacturer_part_number", type: "string", label: "Alternate Manufacturer Part Number(s)", fts: "part_numbers", facet: true },
+  { name: "attribute_org_max_stock_level_i", key: "org_max_stock_level", type: "int", label: "Org Max Stock Level", facet: true },
+  { name: "attribute_org_min_stock_level_i", key: "org_min_stock_level", type: "int", label: "Org Min Stock Level", facet: true },
+  { name: "attribute_subinventory_max_stock_level_i", key: "subinventory_max_stock_level", type: "int", label: "Subinventory Max Stock Level", facet: true },
+  { name: "attribute_subinventory_min_stock_level_i", key: "subinventory_min_stock_level", type: "int", label: "Subinventory Min Stock Level", facet: true },
+  { name: "attribute_lead_time_i", key: "lead_time", type: "int", label: "Lead Time" },
+  { name: "attribute_list_price_d", key: "list_price", type: "float", label: "List Price" },
+  { name: "attribute_unit_cost_d", key: "unit_cost", type: "float", label: "Unit Cost" },
+  { name: "attribute_bpa_price_d", key: "bpa_price", type: "float", label: "BPA Price" },
+  { name: "attribute_issue_uom_s", key: "issue_uom", type: "string", label: "Issue UOM" },
+  { name: "attribute_order_uom_s", key: "order_uom", type: "string", label: "Order UOM" },
+  { name: "attribute_conversion_rate_d", key: "conversion_rate", type: "float", label: "Conversion Rate" },
+  { name: "attribute_flm_s", key: "flm", type: "string", label: "FLM" },
+  { name: "attribute_bpa_number_s", key: "bpa_number", type: "string", label: "BPA Number", facet: true },
+  { name: "attribute_bpa_line_number_s", key: "bpa_line_number", type: "string", label: "BPA Line Number", facet: true },
+  { name: "attribute_supplier_s", key: "supplier", type: "string", label: "Supplier", facet: true },
+  { name: "attribute_supplier_site_s", key: "supplier_site", type: "string", label: "Supplier Site", facet: true },
+  { name: "attribute_supplier_part_number_s", key: "supplier_part_number", type: "string", label: "Supplier Part Number", fts: "part_numbers", facet: true },
+  { name: "category_s", key: "category", type: "string", label: "Category", facet: true },
+  { name: "attribute_org_notes_t", key: "org_notes", type: "text", label: "Org Notes", fts: "description" },
+  { name: "attribute_abc_class_name_s", key: "abc_class_name", type: "string", label: "ABC Class Name", facet: true },
+  { name: "attribute_fims_number_s", key: "fims_number", type: "string", label: "Fims Number", facet: true },
+  { name: "attribute_creation_date_dt", key: "creation_date", type: "date", label: "Creation Date" },
+  { name: "attribute_purchasable_s", key: "purchasable", type: "string", label: "Purchasable", facet: true },
+  { name: "attribute_costing_enabled_s", key: "costing_enabled", type: "string", label: "Costing Enabled", facet: true },
+  { name: "attribute_inventory_valued_s", key: "inventory_valued", type: "string", label: "Inventory Valued", facet: true },
+  { name: "attribute_planning_method_s", key: "planning_method", type: "string", label: "Planning Method" },
+  { name: "attribute_min_max_category_s", key: "min_max_category", type: "string", label: "Min Max Category" },
+  { name: "attribute_cycle_count_flag_s", key: "cycle_count_flag", type: "string", label: "Cycle Count Flag", facet: true },
+  { name: "attribute_on_cycle_count_s", key: "on_cycle_count", type: "string", label: "On Cycle Count", facet: true },
+  { name: "attribute_cmpn_s", key: "cmpn", type: "string", label: "CMPN", facet: true },
+  { name: "attribute_acmpn_s", key: "acmpn", type: "string", label: "ACMPN", facet: true },
+  { name: "image_urls_s", key: "image_urls", type: "string", label: "Image Urls" },
+  { name: "other_attachments_s", key: "other_attachments", type: "string", label: "Other Attachments" },
+  { name: "primary_image_url_s", key: "primary_image_url", type: "string", label: "Primary Image Url" },
+  { name: "url_s", key: "url", type: "string", label: "Url" },
+  { name: "last_updated_by_s", key: "last_updated_by", type: "string", label: "Last Updated By" },
+  { name: "last_modified_dt", key: "last_modified", type: "date", label: "Last Modified" },
+];
+
+/** Spec §3: the facet panel's default five, in order. */
+export const DEFAULT_FACET_FIELDS: readonly string[] = [
+  "org_code_s",
+  "category_s",
+  "manufacturer_s",
+  "attribute_status_s",
+  "attribute_item_type_s",
+];
+
+/** Every field a filter may name: the default panel first, then the other facet fields. */
+export const FACET_FIELDS: readonly string[] = [
+  ...DEFAULT_FACET_FIELDS,
+  ...CATALOG_FIELDS.filter((f) => f.facet && !DEFAULT_FACET_FIELDS.includes(f.name)).map((f) => f.name),
+];
+
+/** Tokenised text fields have no single value per document to order by. */
+export const SORTABLE_FIELDS: readonly string[] = CATALOG_FIELDS.filter((f) => f.type !== "text").map((f) => f.name);
+
+/** The fields whose matches are marked in results, on every engine. */
+export const HIGHLIGHTED_FIELDS: readonly string[] = CATALOG_FIELDS.filter((f) => f.fts).map((f) => f.name);
+
+const BY_NAME_OR_KEY = new Map<string, CatalogField>();
+for (const field of CATALOG_FIELDS) BY_NAME_OR_KEY.set(field.name, field);
+for (const field of CATALOG_FIELDS) if (!BY_NAME_OR_KEY.has(field.key)) BY_NAME_OR_KEY.set(field.key, field);
+
+/** A catalogue field by its index field name or its key (`org_code` → `org_code_s`); null for others. */
+export function catalogField(nameOrKey: string): CatalogField | null {
+  return BY_NAME_OR_KEY.get(nameOrKey) ?? null;
+}
+
+/**
+ * Spec §3's labels of fields that other sources (a Fusion collection, a connector) may hold beyond
+ * the catalogue's own.
+ */
+export const OTHER_LABELS: Readonly<Record<string, string>> = {
+  price: "Price",
+  association_date: "Association Date",
+  record_id: "Record ID",
+  last_updated_date: "Last Updated Date",
+};
+
+/** Bill-of-materials record fields (details-bom-signin §3), in table order, with their labels. */
+export const BOM_FIELDS = [
+  { name: "org_code", label: "Org Code" },
+  { name: "item_number", label: "Item Number" },
+  { name: "asset_number", label: "Asset Number" },
+  { name: "asset_serial_number", label: "Asset Serial Number" },
+  { name: "asset_group", label: "Asset Group" },
+  { name: "asset_description", label: "Asset Description" },
+  { name: "quantity", label: "Quantity" },
+] as const;
+export type BomField = (typeof BOM_FIELDS)[number]["name"];
+
+/** The BOM record's type column, in exports of every type at once. */
+export const BOM_TYPE_LABEL = "Type";
