@@ -7,7 +7,6 @@ import {
   clearFilters,
   clearWithin,
   EMPTY_STATE,
-  effectiveQuery,
   filterParamName,
   filterToggleHref,
   goToPage,
@@ -525,19 +524,5 @@ describe("transitions", () => {
     ];
     for (const result of results) expect(result).not.toBe(base);
     expect(JSON.stringify(base)).toBe(before);
-  });
-});
-
-describe("effectiveQuery", () => {
-  it("combines the query and the search-within words with AND", () => {
-    expect(effectiveQuery(state({ q: "pump", within: ["drain valve", "GE"] }))).toBe("(pump) AND drain AND valve AND GE");
-    expect(effectiveQuery(state({ q: "pump OR valve", within: ["seal"] }))).toBe("(pump OR valve) AND seal");
-  });
-
-  it("uses the within words alone when there is no query, and '' when both are empty", () => {
-    expect(effectiveQuery(state({ within: ["drain  valve"] }))).toBe("drain AND valve");
-    expect(effectiveQuery(state({ q: "*:*", within: ["seal"] }))).toBe("seal");
-    expect(effectiveQuery(state({ q: "pump" }))).toBe("pump");
-    expect(effectiveQuery(EMPTY_STATE)).toBe("");
   });
 });

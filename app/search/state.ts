@@ -336,16 +336,3 @@ export function removeWithin(state: SearchState, term: string): SearchState {
 export function clearWithin(state: SearchState): SearchState {
   return reset(state, { within: [] });
 }
-
-/**
- * The query text with search-within applied (spec §5): within terms split on whitespace and joined
- * with AND, combined as `(main) AND within`; '' when both are empty.
- */
-export function effectiveQuery(state: SearchState): string {
-  const main = normalizeQuery(state.q);
-  const words = state.within.flatMap((term) => term.split(/\s+/)).filter((w) => w !== "");
-  const within = words.join(" AND ");
-  if (main === "") return within;
-  if (within === "") return main;
-  return `(${main}) AND ${within}`;
-}

@@ -16,7 +16,8 @@ export const SignalSchema = z.object({
 export type Signal = z.infer<typeof SignalSchema>;
 export type SignalInput = z.input<typeof SignalSchema>;
 
-function signalsFile(): string {
+/** The signal log: one JSON object per line, next to the catalogue. */
+export function signalsFile(): string {
   return path.join(path.dirname(getConfig().catalogDb), "signals.jsonl");
 }
 
@@ -41,18 +42,12 @@ export function recordSignal(input: SignalInput): Promise<void> {
   return pending;
 }
 
-/** Reads the recorded signals (for tests and the debug page). */
-export async function readSignals(): Promise<Signal[]> {
-  await pending;
-  try {
-    const text = await fs.promises.readFile(signalsFile(), "utf8");
-    return text
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as Signal);
-  } catch {
-    return [];
-  }
+/**
+ * Resolves once every signal recorded so far is written (or has failed to be): pages record
+ * signals without waiting, so a reader of the log waits for this first.
+ */
+export function signalsWritten(): Promise<void> {
+  return pending;
 }
 
 export function trackClick(action: string, data: Record<string, unknown>): Promise<void> {

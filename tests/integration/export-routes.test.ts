@@ -2,6 +2,7 @@ import fs from "node:fs";
 import Papa from "papaparse";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readSignals } from "../support/signals";
 import { useTemporaryCatalog } from "./setup-catalog";
 
 const { dir } = useTemporaryCatalog(1500);
@@ -23,7 +24,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await (await import("~/signals/signals.server")).readSignals();
+  await readSignals();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -62,7 +63,6 @@ describe("/crib-search/export.csv", () => {
     expect(rows).toHaveLength(category.count + 1);
     expect(new Set(rows.slice(1).map((r) => r[1]))).toEqual(new Set([category.value]));
 
-    const { readSignals } = await import("~/signals/signals.server");
     const conversions = (await readSignals()).filter((signal) => signal.type === "conversion");
     expect(conversions.at(-1)?.data).toMatchObject({ format: "csv", numRecords: category.count, fields: ["item_number", "category"] });
   });

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readSignals } from "../support/signals";
 import { useTemporaryCatalog } from "./setup-catalog";
 
 const { dir } = useTemporaryCatalog(2000);
@@ -22,7 +23,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await (await import("~/signals/signals.server")).readSignals();
+  await readSignals();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -194,7 +195,6 @@ describe("BOM loaders", () => {
 
 describe("signals", () => {
   it("records the detail page's view and its actions on the server", async () => {
-    const { readSignals } = await import("~/signals/signals.server");
     const busy = (await componentsByTypes()).find((c) => c.asset > 0)!;
     const [doc] = await docs(`?q=${encodeURIComponent(busy.item)}&rows=1`);
     await call("product", `/product/${doc!.id}`, { id: doc!.id });

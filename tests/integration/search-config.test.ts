@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { readSignals } from "../support/signals";
 import { useTemporaryCatalog } from "./setup-catalog";
 
 // A deployment's facet panel and display order, set before any module reads the configuration.
@@ -20,7 +21,7 @@ beforeAll(async () => {
 afterAll(async () => {
   delete process.env.FACET_FIELDS;
   delete process.env.FIELD_DISPLAY_ORDER;
-  await (await import("~/signals/signals.server")).readSignals();
+  await readSignals();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

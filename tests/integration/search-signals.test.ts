@@ -10,7 +10,7 @@ import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { productLink } from "~/search/paths";
 import type { ResultLinks } from "~/search/search-view";
-import type { readSignals as ReadSignals } from "~/signals/signals.server";
+import { readSignals } from "../support/signals";
 import { useTemporaryCatalog } from "./setup-catalog";
 
 const { dir } = useTemporaryCatalog(50);
@@ -43,13 +43,11 @@ const fusion = setupServer(
 type Loader = (args: LoaderFunctionArgs) => unknown;
 let searchLoader: Loader;
 let productLoader: Loader;
-let readSignals: typeof ReadSignals;
 
 beforeAll(async () => {
   fusion.listen({ onUnhandledRequest: "bypass" });
   searchLoader = (await import("~/routes/crib-search.search")).loader;
   productLoader = (await import("~/routes/product.$id")).loader;
-  ({ readSignals } = await import("~/signals/signals.server"));
 });
 
 afterAll(async () => {

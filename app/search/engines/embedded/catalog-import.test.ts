@@ -6,8 +6,8 @@ import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import Papa from "papaparse";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { buildSampleCatalog, ensureCatalog } from "./catalog-build.server";
-import { CatalogImportError, formatProblem, importCatalog, MAX_PROBLEMS, normalizeDate, type ImportProblem } from "./catalog-import.server";
+import { buildSampleCatalog } from "./catalog-build.server";
+import { CatalogImportError, formatProblem, importCatalog, MAX_PROBLEMS, type ImportProblem } from "./catalog-import.server";
 import { CatalogWriter } from "./catalog-writer.server";
 import { generateBoms, generateItems } from "./sample-data";
 import { BOM_COLUMNS } from "./schema";
@@ -347,57 +347,6 @@ describe("a failed import keeps the previous catalogue", () => {
     await importCatalog({ itemsPath: path.join(EXAMPLES, "items.csv"), target });
     expect(count(target, "items")).toBe(7);
     expect(leftovers()).toEqual([]);
-  });
-});
-
-describe("sample catalogues", () => {
-  it("ensureCatalog builds one only when the file is missing, creating the folder", () => {
-    const nested = path.join(dir, "data", "catalog.db");
-    expect(ensureCatalog(nested, 120)).toBe(true);
-    expect(count(nested, "items")).toBe(120);
-    expect(count(nested, "bom")).toBeGreaterThan(0);
-    const built = fs.readFileSync(nested);
-    expect(ensureCatalog(nested, 500)).toBe(false);
-    expect(fs.readFileSync(nested).equals(built)).toBe(true);
-    expect(fs.readdirSync(path.dirname(nested))).toEqual(["catalog.db"]);
-  });
-
-  it("buildSampleCatalog removes its temporary file when it fails", () => {
-    vi.spyOn(CatalogWriter.prototype, "addBom").mockImplementation(() => {
-      throw new Error("boom");
-    });
-    expect(() => buildSampleCatalog(target, { items: 20 })).toThrow("boom");
-    expect(fs.readdirSync(dir)).toEqual([]);
-  });
-
-  it("ensureCatalog removes temporary files abandoned long ago, not those being written", () => {
-    const stale = `${target}.tmp-999999999-abcd1234`;
-    const live = `${target}.tmp-999999998-0123abcd`;
-    fs.writeFileSync(stale, "half a catalogue");
-    fs.writeFileSync(live, "a catalogue being built");
-    const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
-    fs.utimesSync(stale, hourAgo, hourAgo);
-    ensureCatalog(target, 10);
-    expect(fs.readdirSync(dir).sort()).toEqual(["catalog.db", path.basename(live)]);
-  });
-});
-
-describe("normalizeDate", () => {
-  it("stores dates and date-times as UTC instants", () => {
-    expect(normalizeDate("2024-03-15")).toBe("2024-03-15T00:00:00Z");
-    expect(normalizeDate("2024-03-15T09:30")).toBe("2024-03-15T09:30:00Z");
-    expect(normalizeDate("2024-03-15 09:30:05")).toBe("2024-03-15T09:30:05Z");
-    expect(normalizeDate("2024-03-15T09:30:05.250+0200")).toBe("2024-03-15T07:30:05.250Z");
-    expect(normalizeDate("2024-02-29")).toBe("2024-02-29T00:00:00Z");
-    expect(normalizeDate("2000-02-29")).toBe("2000-02-29T00:00:00Z");
-    expect(normalizeDate("2024-03-15T09:30:05.000Z")).toBe("2024-03-15T09:30:05Z");
-    expect(normalizeDate("2024-03-15T23:30:00-05:00")).toBe("2024-03-16T04:30:00Z");
-  });
-
-  it("rejects what is not a real ISO 8601 date", () => {
-    for (const text of ["2023-02-29", "1900-02-29", "2024-04-31", "2024-13-01", "2024-00-10", "15/03/2024", "2024-03-15T25:00", "2024-3-5", "yesterday"]) {
-      expect(normalizeDate(text), text).toBeNull();
-    }
   });
 });
 

@@ -9,7 +9,7 @@ import { DEFAULT_SEARCH_CONFIG } from "../../search-config";
 import { FusionError, MESSAGES, transportError } from "./errors";
 import { CURSOR_PAUSE_MS, FusionEngine, type FusionSettings } from "./fusion-engine.server";
 import bomFixture from "./fixtures/bom-docs.json";
-import { rejection } from "./rejection.testing";
+import { rejection } from "../../../../tests/support/fusion-rejection";
 import highlighting61 from "./fixtures/highlighting-6.1.json";
 import solrError67 from "./fixtures/solr-error-6.7.json";
 import suggest64 from "./fixtures/suggest-6.4.json";

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { inTurn } from "~/lib/in-turn.server";
 import { MESSAGES } from "./errors";
 import { fusionGet, fusionStatus } from "./http.server";
-import { rejection } from "./rejection.testing";
+import { rejection } from "../../../../tests/support/fusion-rejection";
 
 const servers: http.Server[] = [];
 afterEach(async () => {

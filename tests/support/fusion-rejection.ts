@@ -1,6 +1,6 @@
-import { FusionError } from "./errors";
+import { FusionError } from "~/search/engines/fusion/errors";
 
-/** For tests: the FusionError a call fails with; anything else (or success) fails the test. */
+/** The FusionError a call fails with; anything else (or success) fails the test. */
 export async function rejection(promise: Promise<unknown>): Promise<FusionError> {
   try {
     await promise;
