@@ -74,11 +74,21 @@ export default tseslint.config(
     ignores: ["**/*.server.ts", "**/*.test.ts"],
     rules: { "no-restricted-imports": ["error", { patterns: [TEST_ONLY, SERVER_ONLY, UPPER_LAYERS, REMIX, CONFIG, ENGINES] }] },
   },
-  ...["fusion", "embedded", "backend"].map((engine) => ({
-    files: [`app/search/engines/${engine}/**`],
-    ignores: ["**/*.test.ts"],
-    rules: { "no-restricted-imports": ["error", { patterns: [TEST_ONLY, UPPER_LAYERS, REMIX, CONFIG, otherEngines(engine)] }] },
-  })),
+  ...["fusion", "embedded", "backend"].flatMap((engine) => [
+    {
+      files: [`app/search/engines/${engine}/**`],
+      ignores: ["**/*.test.ts"],
+      rules: { "no-restricted-imports": ["error", { patterns: [TEST_ONLY, UPPER_LAYERS, REMIX, CONFIG, otherEngines(engine)] }] },
+    },
+    {
+      // An engine's pure parts (query building, parsing rules) stay free of server-only code.
+      files: [`app/search/engines/${engine}/**/*.ts`],
+      ignores: ["**/*.server.ts", "**/*.test.ts"],
+      rules: {
+        "no-restricted-imports": ["error", { patterns: [TEST_ONLY, SERVER_ONLY, UPPER_LAYERS, REMIX, CONFIG, otherEngines(engine)] }],
+      },
+    },
+  ]),
   {
     files: ["app/export/**", "app/signals/**"],
     ignores: ["**/*.test.ts"],
