@@ -6,14 +6,15 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
-  useLocation,
   useRouteError,
+  useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ErrorScreen, NotFoundScreen } from "./components/error-screen";
 import { useDocumentNavigation } from "./components/nav";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
+import type { loader as searchLoader } from "./routes/crib-search.search";
 import styles from "./styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -24,10 +25,9 @@ export const links: LinksFunction = () => [
 export const meta: MetaFunction = () => [{ title: "Crib Search" }];
 
 export function Layout({ children }: { children: ReactNode }) {
-  const location = useLocation();
   useDocumentNavigation();
-  const params = new URLSearchParams(location.search);
-  const query = location.pathname === "/crib-search/search" ? (params.get("q") ?? "") : "";
+  // The search box shows the query of the results page it heads, as that page's loader read it.
+  const query = useRouteLoaderData<typeof searchLoader>("routes/crib-search.search")?.view?.query ?? "";
   return (
     <html lang="en">
       <head>

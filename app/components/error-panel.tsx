@@ -1,17 +1,34 @@
 import { AppLink } from "./nav";
 
-/** An error of the detail, BOM and Where Used pages: the message, Try Again and ← Back to Search. */
-export function ErrorPanel({ title, message, retryHref, backHref }: { title?: string; message: string; retryHref: string; backHref: string }) {
+/**
+ * An error of a page or a download: the message, Try Again (when trying again can help) and a way
+ * back. The detail, BOM and Where Used pages and the export problem pages all use it.
+ */
+export function ErrorPanel({
+  title,
+  message,
+  retryHref,
+  backHref,
+  backLabel = "← Back to Search",
+}: {
+  title?: string;
+  message: string;
+  retryHref?: string;
+  backHref: string;
+  backLabel?: string;
+}) {
   return (
     <section className="state-screen" role="alert" aria-labelledby="error-panel-title">
       <h1 id="error-panel-title">{title ?? message}</h1>
       {title && <p>{message}</p>}
       <p className="actions">
-        <a className="button" href={retryHref}>
-          Try Again
-        </a>
+        {retryHref && (
+          <a className="button" href={retryHref}>
+            Try Again
+          </a>
+        )}
         <AppLink className="button secondary" to={backHref}>
-          ← Back to Search
+          {backLabel}
         </AppLink>
       </p>
     </section>

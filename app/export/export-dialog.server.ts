@@ -11,6 +11,7 @@ import {
 import type { Doc } from "~/search/engine";
 import type { ExportDialogView, ExportStep } from "./export-view";
 import type { SearchConfig } from "~/search/search-config";
+import { SEARCH_EXPORT_PATH } from "~/search/paths";
 import { searchHref, type SearchState } from "~/search/state";
 
 const STEPS: ExportStep[] = ["choose", "limit", "no-fields", "empty", "failed"];
@@ -62,8 +63,8 @@ export function buildExportDialog(input: {
     },
     hidden,
     cancelHref: searchHref(state, config),
-    exportHref: `/crib-search/export.csv?${exportQuery}`,
-    continueHref: `/crib-search/export.csv?${confirmQuery}`,
+    exportHref: `${SEARCH_EXPORT_PATH}?${exportQuery}`,
+    continueHref: `${SEARCH_EXPORT_PATH}?${confirmQuery}`,
   };
 }
 

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { BackupNotice } from "~/components/backup-notice";
 import { AppLink } from "~/components/nav";
-import { ErrorPanel } from "~/components/error-panel";
+import { RouteErrorPanel } from "~/components/route-error-panel";
 import { ProductImage } from "~/components/product-image";
 import { loadProductPage } from "~/web/product-page.server";
 
@@ -86,12 +86,5 @@ export default function ProductPage() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const location = useLocation();
-  const body = isRouteErrorResponse(error) ? (error.data as { message?: string; back?: string; notFound?: boolean } | null) : null;
-  const back = body?.back ?? "/crib-search";
-  if (body?.notFound) {
-    return <ErrorPanel title="Product Not Found" message={body.message ?? "Product not found"} retryHref={`${location.pathname}${location.search}`} backHref={back} />;
-  }
-  return <ErrorPanel message={body?.message ?? "Failed to load product details"} retryHref={`${location.pathname}${location.search}`} backHref={back} />;
+  return <RouteErrorPanel fallback="Failed to load product details" notFoundTitle="Product Not Found" />;
 }

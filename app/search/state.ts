@@ -1,6 +1,7 @@
 import type { Filter, FilterType, Sort, SortDirection } from "./engine";
 import { fieldKey, resolveFacetField } from "./fields";
 import type { SearchConfig } from "./search-config";
+import { SEARCH_PATH } from "./paths";
 
 /**
  * The search page's state and its URL encoding (DESIGN.md "URL contract"). The codec is lenient and
@@ -228,7 +229,7 @@ export function serializeSearchState(state: SearchState, config: SearchConfig): 
   return params;
 }
 
-export function searchHref(state: SearchState, config: SearchConfig, path = "/crib-search/search"): string {
+export function searchHref(state: SearchState, config: SearchConfig, path = SEARCH_PATH): string {
   const query = serializeSearchState(state, config).toString();
   return query === "" ? path : `${path}?${query}`;
 }
@@ -252,7 +253,7 @@ export function filterToggleHref(
   value: string,
   selected: FilterType | null,
   type: FilterType,
-  path = "/crib-search/search",
+  path = SEARCH_PATH,
 ): string {
   const clean = cleanText(value);
   const entry = `${name}:${clean}`;

@@ -12,11 +12,12 @@ import { BOM_TABLE_COLUMNS } from "~/search/bom-view";
 import { BOM_FIELDS, BOM_TYPE_LABEL } from "~/search/catalog-fields";
 import { services } from "~/registry.server";
 import type { BomDoc, BomType, Doc, RequestContext, SearchRequest } from "~/search/engine";
-import { bomPath, HOME_PATH, SEARCH_PATH, whereUsedPath } from "~/search/paths";
+import { bomPath, HOME_PATH, productPath, SEARCH_PATH, whereUsedPath } from "~/search/paths";
 import { externalUrlOf, specificationOf } from "~/search/product-view";
 import type { SearchService } from "~/search/service";
 import { recordSignal, trackClick } from "~/signals/signals.server";
 import { logFailure } from "./log.server";
+import { problemPage } from "./problem-page.server";
 
 /** Spec: Where Used exports fetch the total first, then at most this many records. */
 export const WHERE_USED_EXPORT_MAX = 1000;
@@ -44,16 +45,6 @@ export async function* bomBatches(
   }
 }
 
-/** A small HTML page for an export that cannot be made (no data, bad request). */
-export function exportProblem(message: string, backHref: string, status: number): Response {
-  const escape = (text: string) =>
-    text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(message)} · Crib Search</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"></head>
-<body style="font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem">
-<h1 style="font-size:1.3rem">${escape(message)}</h1><p><a href="${escape(backHref)}">← Back</a></p></body></html>`;
-  return new Response(html, { status, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
-}
 
 /**
  * The search results as CSV, streamed from the engine's cursor. Anything that needs the user
@@ -133,8 +124,8 @@ export async function loadBomExport(request: Request, rawItem: string | undefine
   const item = (rawItem ?? "").trim();
   const url = new URL(request.url);
   const typeParam = url.searchParams.get("type") ?? "all";
-  if (!item || item.length > 200) return exportProblem("Item number not provided", HOME_PATH, 400);
-  if (!(typeParam in TYPES)) return exportProblem("Unknown BOM type", bomPath(item), 400);
+  if (!item || item.length > 200) return problemPage("Item number not provided", 400, { backHref: HOME_PATH });
+  if (!(typeParam in TYPES)) return problemPage("Unknown BOM type", 400, { backHref: bomPath(item) });
   const type = typeParam as keyof typeof TYPES;
   const requestId = requestIdOf(request);
   let cursor;
@@ -142,9 +133,9 @@ export async function loadBomExport(request: Request, rawItem: string | undefine
     cursor = await openCursor(bomBatches(item, TYPES[type], { requestId, signal: request.signal }));
   } catch (error) {
     logFailure("BOM export", error, { requestId, signal: request.signal });
-    return exportProblem("Export failed. Please try again.", url.pathname + url.search, 503);
+    return problemPage("Export failed. Please try again.", 503, { backHref: bomPath(item), retryHref: url.pathname + url.search });
   }
-  if (cursor.first.length === 0) return exportProblem("No data available for export", bomPath(item), 404);
+  if (cursor.first.length === 0) return problemPage("No data available for export", 404, { backHref: bomPath(item) });
   const fields = type === "all" ? ["type", ...BOM_EXPORT_FIELDS] : BOM_EXPORT_FIELDS;
   void trackClick(ACTIONS[type], { itemNumber: item });
   return csvResponse(
@@ -157,17 +148,17 @@ export async function loadWhereUsedExport(request: Request, rawItem: string | un
   const item = (rawItem ?? "").trim();
   const url = new URL(request.url);
   const type = url.searchParams.get("type");
-  if (!item || item.length > 200) return exportProblem("Item number not provided", HOME_PATH, 400);
-  if (type !== "asset" && type !== "pm") return exportProblem("Unknown Where Used type", whereUsedPath(item), 400);
+  if (!item || item.length > 200) return problemPage("Item number not provided", 400, { backHref: HOME_PATH });
+  if (type !== "asset" && type !== "pm") return problemPage("Unknown Where Used type", 400, { backHref: whereUsedPath(item) });
   const requestId = requestIdOf(request);
   let cursor;
   try {
     cursor = await openCursor(bomBatches(item, type, { requestId, signal: request.signal }, WHERE_USED_EXPORT_MAX));
   } catch (error) {
     logFailure("Where Used export", error, { requestId, signal: request.signal });
-    return exportProblem("Export failed. Please try again.", url.pathname + url.search, 503);
+    return problemPage("Export failed. Please try again.", 503, { backHref: whereUsedPath(item), retryHref: url.pathname + url.search });
   }
-  if (cursor.first.length === 0) return exportProblem("No data available for export", whereUsedPath(item), 404);
+  if (cursor.first.length === 0) return problemPage("No data available for export", 404, { backHref: whereUsedPath(item) });
   void trackClick(type === "asset" ? "where_used_asset_export" : "where_used_pm_export", { itemNumber: item });
   return csvResponse(
     csvStream({ cursor, fields: [...BOM_EXPORT_FIELDS, "quantity"], labels: BOM_EXPORT_LABELS, signal: request.signal }),
@@ -177,7 +168,7 @@ export async function loadWhereUsedExport(request: Request, rawItem: string | un
 /** The item detail page's Export: the item's fields in display order, one row. */
 export async function loadProductExport(request: Request, rawId: string | undefined) {
   const id = (rawId ?? "").trim();
-  if (!id || id.length > 200) return exportProblem("Product ID not provided", HOME_PATH, 400);
+  if (!id || id.length > 200) return problemPage("Product ID not provided", 400, { backHref: HOME_PATH });
   const requestId = requestIdOf(request);
   const { search: service, searchConfig } = services();
   let product;
@@ -185,9 +176,9 @@ export async function loadProductExport(request: Request, rawId: string | undefi
     product = (await service.getProduct(id, { requestId, signal: request.signal })).value;
   } catch (error) {
     logFailure("product export", error, { requestId, signal: request.signal });
-    return exportProblem("Export failed. Please try again.", new URL(request.url).pathname, 503);
+    return problemPage("Export failed. Please try again.", 503, { backHref: productPath(id), retryHref: new URL(request.url).pathname });
   }
-  if (!product) return exportProblem("Product not found", HOME_PATH, 404);
+  if (!product) return problemPage("Product not found", 404, { backHref: HOME_PATH });
   const spec = specificationOf(product, searchConfig.displayOrder);
   const fields = spec.map((row) => row.name);
   const labels = Object.fromEntries(spec.map((row) => [row.name, row.label]));

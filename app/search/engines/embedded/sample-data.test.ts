@@ -41,7 +41,8 @@ describe("generateItems", () => {
     const seen = new Set<string>();
     for (const doc of generateItems(200_000, 3)) seen.add(String(doc.item_number_s));
     expect(seen.size).toBe(200_000);
-  });
+    // Generating 200,000 items takes a few seconds on a busy machine.
+  }, 30_000);
 
   it("uses appliance part number families", () => {
     const patterns = [
