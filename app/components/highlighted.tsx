@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { splitHighlights } from "~/search/fields";
+import { splitHighlights } from "~/search/highlights";
 
 /**
  * Engine text rendered as text: the runs between highlight markers become <mark>, the rest plain

@@ -1,21 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { HL_POST, HL_PRE } from "./engine";
 import { ITEM_COLUMNS } from "./engines/embedded/schema";
-import {
-  facetKey,
-  fieldKey,
-  fieldLabel,
-  formatValue,
-  hasTypeSuffix,
-  isHiddenField,
-  isInactive,
-  itemDescription,
-  resolveFacetField,
-  snippet,
-  solrFacetField,
-  splitHighlights,
-  visibleFields,
-} from "./fields";
+import { fieldKey, fieldLabel, hasTypeSuffix, isHiddenField, resolveFacetField, visibleFields } from "./fields";
 import { DEFAULT_SEARCH_CONFIG, type SearchConfig } from "./search-config";
 
 const config = DEFAULT_SEARCH_CONFIG;
@@ -231,163 +216,10 @@ describe("visibleFields", () => {
   });
 });
 
-describe("itemDescription", () => {
-  it("follows the spec's fallback order", () => {
-    const all = {
-      item_description_t: "a",
-      ItemDescription_t: "b",
-      ItemDescription_s: "c",
-      description_t: "d",
-      description_s: "e",
-    };
-    expect(itemDescription(all)).toBe("a");
-    const { item_description_t: _a, ...noA } = all;
-    expect(itemDescription(noA)).toBe("b");
-    const { ItemDescription_t: _b, ...noB } = noA;
-    expect(itemDescription(noB)).toBe("c");
-    const { ItemDescription_s: _c, ...noC } = noB;
-    expect(itemDescription(noC)).toBe("d");
-    const { description_t: _d, ...noD } = noC;
-    expect(itemDescription(noD)).toBe("e");
-  });
-
-  it("skips blank values and joins lists", () => {
-    expect(itemDescription({ item_description_t: "  ", description_s: "Pump" })).toBe("Pump");
-    expect(itemDescription({ item_description_t: null, description_t: ["Drain", "", "pump"] })).toBe("Drain pump");
-    expect(itemDescription({ title: "x" })).toBeNull();
-  });
-});
-
-describe("snippet", () => {
-  const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
-
-  it("returns short text unchanged", () => {
-    expect(snippet("Drain pump")).toBe("Drain pump");
-    const exact = "x".repeat(300);
-    expect(snippet(exact)).toBe(exact);
-  });
-
-  it("cuts long text at a word boundary with an ellipsis, within 300 characters", () => {
-    const text = words(100);
-    const out = snippet(text);
-    expect(out.length).toBeLessThanOrEqual(300);
-    expect(out.endsWith("…")).toBe(true);
-    const body = out.slice(0, -1);
-    expect(text.startsWith(body)).toBe(true);
-    expect(text.charAt(body.length)).toBe(" ");
-    // The cut is at the last word end that leaves room for the ellipsis.
-    let lastFit = 0;
-    for (let end = 1; end <= 299; end++) if (text.charAt(end) === " ") lastFit = end;
-    expect(body).toBe(text.slice(0, lastFit));
-  });
-
-  it("honours a smaller maximum", () => {
-    expect(snippet("alpha beta gamma delta", 12)).toBe("alpha beta…");
-    expect(snippet("alpha beta gamma delta", 11)).toBe("alpha beta…");
-    expect(snippet("alpha beta gamma delta", 10)).toBe("alpha…");
-  });
-
-  it("cuts a single over-long word inside the word", () => {
-    expect(snippet("x".repeat(400), 10)).toBe(`${"x".repeat(9)}…`);
-    expect(snippet(`  ${"y".repeat(50)}`, 10)).toBe(`  ${"y".repeat(7)}…`);
-  });
-
-  it("does not count highlight markers and closes a run left open by the cut", () => {
-    const text = `alpha ${HL_PRE}beta gamma delta${HL_POST} epsilon`;
-    expect(snippet(text, 17)).toBe(`alpha ${HL_PRE}beta gamma${HL_POST}…`);
-    expect(snippet(text, 16)).toBe(`alpha ${HL_PRE}beta${HL_POST}…`);
-    const marked = `${HL_PRE}alpha${HL_POST} ${"b".repeat(5)}`;
-    expect(snippet(marked, 11)).toBe(marked);
-  });
-
-  it("drops markers after the cut and keeps markers balanced", () => {
-    const text = `one two ${HL_PRE}three${HL_POST} four`;
-    expect(snippet(text, 8)).toBe("one two…");
-    for (let max = 1; max < 40; max++) {
-      const out = snippet(`${HL_PRE}aa bb${HL_POST} cc ${HL_PRE}dd ee ff${HL_POST} gg hh ii jj`, max);
-      const pre = [...out].filter((c) => c === HL_PRE).length;
-      const post = [...out].filter((c) => c === HL_POST).length;
-      expect(pre, `max ${max}: ${out}`).toBe(post);
-      expect([...out].filter((c) => c !== HL_PRE && c !== HL_POST).length).toBeLessThanOrEqual(max);
-    }
-  });
-
-  it("counts an emoji as one character and never splits it", () => {
-    const out = snippet("😀".repeat(20), 5);
-    expect(out).toBe("😀😀😀😀…");
-  });
-});
-
-describe("formatValue", () => {
-  it("shows blanks as N/A", () => {
-    expect(formatValue(null)).toBe("N/A");
-    expect(formatValue(undefined)).toBe("N/A");
-    expect(formatValue("")).toBe("N/A");
-    expect(formatValue("  ")).toBe("N/A");
-    expect(formatValue([])).toBe("N/A");
-    expect(formatValue(["", null])).toBe("N/A");
-  });
-
-  it("joins lists, spells booleans and keeps numbers plain", () => {
-    expect(formatValue(["a", "", "b"])).toBe("a, b");
-    expect(formatValue(true)).toBe("Yes");
-    expect(formatValue(false)).toBe("No");
-    expect(formatValue(1234567)).toBe("1234567");
-    expect(formatValue(12.5)).toBe("12.5");
-    expect(formatValue(0)).toBe("0");
-    expect(formatValue(Number.NaN)).toBe("N/A");
-    expect(formatValue("WR55X10942")).toBe("WR55X10942");
-    expect(formatValue({ a: 1 })).toBe('{"a":1}');
-  });
-});
-
-describe("isInactive", () => {
-  it("matches 'inactive' anywhere in the status, in any case", () => {
-    expect(isInactive({ attribute_status_s: "Inactive" })).toBe(true);
-    expect(isInactive({ attribute_status_s: "INACTIVE - obsolete" })).toBe(true);
-    expect(isInactive({ status_t: "inactive" })).toBe(true);
-    expect(isInactive({ status_ss: ["Active", "Inactive"] })).toBe(true);
-  });
-
-  it("is false for active items and for 'inactive' in other fields", () => {
-    expect(isInactive({ attribute_status_s: "Active" })).toBe(false);
-    expect(isInactive({ attribute_status_s: null })).toBe(false);
-    expect(isInactive({ item_description_t: "inactive pump" })).toBe(false);
-    expect(isInactive({})).toBe(false);
-  });
-});
-
-describe("splitHighlights", () => {
-  it("splits marked runs from plain text", () => {
-    expect(splitHighlights(`Drain ${HL_PRE}Pump${HL_POST} Assembly`)).toEqual([
-      { text: "Drain ", mark: false },
-      { text: "Pump", mark: true },
-      { text: " Assembly", mark: false },
-    ]);
-    expect(splitHighlights("plain")).toEqual([{ text: "plain", mark: false }]);
-    expect(splitHighlights("")).toEqual([]);
-  });
-
-  it("drops stray, nested and empty markers without showing them", () => {
-    expect(splitHighlights(`a${HL_POST}b`)).toEqual([{ text: "ab", mark: false }]);
-    expect(splitHighlights(`${HL_PRE}a${HL_PRE}b${HL_POST}c`)).toEqual([
-      { text: "ab", mark: true },
-      { text: "c", mark: false },
-    ]);
-    expect(splitHighlights(`a${HL_PRE}${HL_POST}b`)).toEqual([{ text: "ab", mark: false }]);
-    expect(splitHighlights(`a${HL_PRE}b`)).toEqual([
-      { text: "a", mark: false },
-      { text: "b", mark: true },
-    ]);
-    const joined = splitHighlights(`${HL_POST}${HL_PRE}x${HL_PRE}${HL_POST}${HL_POST}y`).map((p) => p.text).join("");
-    expect(joined).toBe("xy");
-  });
-});
-
 describe("facet fields", () => {
   it("keys facets like fields", () => {
-    expect(facetKey("category_s")).toBe("category");
-    expect(facetKey("attribute_status_s")).toBe("status");
+    expect(fieldKey("category_s")).toBe("category");
+    expect(fieldKey("attribute_status_s")).toBe("status");
   });
 
   it("resolves a facet key or full name to the configured field", () => {
@@ -410,13 +242,5 @@ describe("facet fields", () => {
     const custom: SearchConfig = { ...config, facetFields: ["colour_s"], allFacetFields: ["category_s"] };
     expect(resolveFacetField("colour", custom)).toBe("colour_s");
     expect(resolveFacetField("category", custom)).toBe("category_s");
-  });
-
-  it("maps filter names for Solr: configured field, suffixed name, or _s appended", () => {
-    expect(solrFacetField("status", config)).toBe("attribute_status_s");
-    expect(solrFacetField("org_code", config)).toBe("org_code_s");
-    expect(solrFacetField("category_s", config)).toBe("category_s");
-    expect(solrFacetField("colour_t", config)).toBe("colour_t");
-    expect(solrFacetField("colour", config)).toBe("colour_s");
   });
 });

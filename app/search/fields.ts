@@ -1,5 +1,4 @@
 import { CATALOG_FIELDS, OTHER_LABELS } from "./catalog-fields";
-import { HL_POST, HL_PRE } from "./engine";
 import { perName, perObject } from "~/lib/memo";
 import type { SearchConfig } from "./search-config";
 
@@ -112,9 +111,9 @@ export interface VisibleField {
   label: string;
 }
 
-type FieldRecord = Readonly<Record<string, unknown>>;
+export type FieldRecord = Readonly<Record<string, unknown>>;
 
-function isEmptyValue(value: unknown): boolean {
+export function isEmptyValue(value: unknown): boolean {
   if (value === null || value === undefined) return true;
   if (typeof value === "string") return value.trim() === "";
   if (Array.isArray(value)) return value.every(isEmptyValue);
@@ -159,155 +158,15 @@ export function visibleFields(doc: FieldRecord, displayOrder: readonly string[])
   return keys.map((key) => ({ name: chosen.get(key) ?? key, key, label: fieldLabel(key) }));
 }
 
-const DESCRIPTION_FIELDS = ["item_description_t", "ItemDescription_t", "ItemDescription_s", "description_t", "description_s"];
-
-/** The first non-blank description in the spec's fallback order, or null. */
-export function itemDescription(doc: FieldRecord): string | null {
-  for (const name of DESCRIPTION_FIELDS) {
-    const value = doc[name];
-    if (isEmptyValue(value)) continue;
-    if (typeof value === "string") return value;
-    if (typeof value === "number") return String(value);
-    if (Array.isArray(value)) {
-      return value.filter((v) => !isEmptyValue(v)).map(String).join(" ");
-    }
-  }
-  return null;
-}
-
-const ELLIPSIS = "…";
-
-/**
- * At most `max` visible characters (code points; highlight markers do not count), cut at a word
- * boundary and ended with "…". A marked run open at the cut is closed, so the result is balanced.
- */
-export function snippet(text: string, max = 300): string {
-  const chars = Array.from(text);
-  let visible = 0;
-  for (const c of chars) if (c !== HL_PRE && c !== HL_POST) visible++;
-  if (visible <= max) return text;
-  if (max < 1) return "";
-
-  const plain = chars.filter((c) => c !== HL_PRE && c !== HL_POST);
-  const isSpace = (at: number) => /\s/u.test(plain[at] ?? "");
-  const budget = max - 1;
-  const trimEnd = (end: number) => {
-    while (end > 0 && isSpace(end - 1)) end--;
-    return end;
-  };
-  let keep = budget;
-  if (!isSpace(budget)) {
-    let at = budget - 1;
-    while (at >= 0 && !isSpace(at)) at--;
-    keep = at;
-  }
-  keep = trimEnd(keep);
-  // A single word longer than the budget is cut inside the word.
-  if (keep <= 0) keep = trimEnd(budget);
-
-  let out = "";
-  let open = false;
-  let seen = 0;
-  for (const c of chars) {
-    if (c === HL_PRE || c === HL_POST) {
-      if (seen >= keep) continue;
-      if (c === HL_PRE && !open) {
-        out += c;
-        open = true;
-      } else if (c === HL_POST && open) {
-        out += c;
-        open = false;
-      }
-      continue;
-    }
-    if (seen >= keep) break;
-    out += c;
-    seen++;
-  }
-  if (open) out += HL_POST;
-  return out + ELLIPSIS;
-}
-
-/** Display text of a field value: blanks are "N/A", lists are comma-separated, booleans Yes/No. */
-export function formatValue(value: unknown): string {
-  if (value === null || value === undefined) return "N/A";
-  if (typeof value === "string") return value.trim() === "" ? "N/A" : value;
-  if (typeof value === "boolean") return value ? "Yes" : "No";
-  // Ids, item numbers and prices are shown as stored: locale grouping would turn 1234 into "1,234".
-  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "N/A";
-  if (Array.isArray(value)) {
-    const parts = value.filter((v) => !isEmptyValue(v)).map((v) => formatValue(v));
-    return parts.length === 0 ? "N/A" : parts.join(", ");
-  }
-  if (typeof value === "object") return JSON.stringify(value);
-  return String(value);
-}
-
-/** A status field: the catalogue's own, or any visible field whose key is `status`. */
-const isStatusField = perName((name: string): boolean => name === "attribute_status_s" || (!isHiddenField(name) && fieldKey(name) === "status"));
-
-/** True when the item's status contains "inactive" in any case (spec §2 "Results table"). */
-export function isInactive(doc: FieldRecord): boolean {
-  for (const name in doc) {
-    // A status field's key is part of its name: most names are ruled out without a lookup.
-    if (!name.includes("status") || !Object.hasOwn(doc, name) || !isStatusField(name)) continue;
-    const value = doc[name];
-    const values = Array.isArray(value) ? value : [value];
-    if (values.some((v) => typeof v === "string" && v.toLowerCase().includes("inactive"))) return true;
-  }
-  return false;
-}
-
-export interface HighlightPart {
-  text: string;
-  mark: boolean;
-}
-
-/**
- * Splits engine text at the highlight markers. Stray or nested markers are dropped; a run left
- * open stays marked to the end. Markers never appear in the parts.
- */
-export function splitHighlights(text: string): HighlightPart[] {
-  if (!text.includes(HL_PRE) && !text.includes(HL_POST)) return text === "" ? [] : [{ text, mark: false }];
-  const parts: HighlightPart[] = [];
-  let open = false;
-  let buffer = "";
-  const flush = () => {
-    if (buffer === "") return;
-    const last = parts[parts.length - 1];
-    if (last && last.mark === open) last.text += buffer;
-    else parts.push({ text: buffer, mark: open });
-    buffer = "";
-  };
-  for (const c of text) {
-    if (c === HL_PRE || c === HL_POST) {
-      const opening = c === HL_PRE;
-      if (opening !== open) {
-        flush();
-        open = opening;
-      }
-      continue;
-    }
-    buffer += c;
-  }
-  flush();
-  return parts;
-}
-
-/** The facet's key as it appears in URLs: `category` for `category_s`. */
-export function facetKey(fieldName: string): string {
-  return fieldKey(fieldName);
-}
-
 // A configuration is never changed once built, so each one keeps its facet fields and name look-ups.
-const configuredFacetFields = perObject((config: SearchConfig): string[] => [
+export const configuredFacetFields = perObject((config: SearchConfig): string[] => [
   ...config.allFacetFields,
   ...config.facetFields.filter((f) => !config.allFacetFields.includes(f)),
 ]);
 
 const facetResolver = perObject((config: SearchConfig) => {
   const fields = configuredFacetFields(config);
-  return perName((name) => (fields.includes(name) ? name : fields.find((field) => facetKey(field) === name) ?? null), 1_000);
+  return perName((name) => (fields.includes(name) ? name : fields.find((field) => fieldKey(field) === name) ?? null), 1_000);
 });
 
 /**
@@ -316,14 +175,4 @@ const facetResolver = perObject((config: SearchConfig) => {
  */
 export function resolveFacetField(keyOrName: string, config: SearchConfig): string | null {
   return facetResolver(config)(keyOrName);
-}
-
-/**
- * The Solr field for a filter or facet name (spec §5, §7): a configured facet field, a name that
- * already has a type suffix as it is, otherwise the configured field with that key or `<name>_s`.
- */
-export function solrFacetField(name: string, config: SearchConfig): string {
-  const fields = configuredFacetFields(config);
-  if (fields.includes(name) || hasTypeSuffix(name)) return name;
-  return fields.find((field) => facetKey(field) === name) ?? `${name}_s`;
 }

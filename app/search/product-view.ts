@@ -1,6 +1,7 @@
 /** What the item page shows of a document (spec: details-bom-signin §2 "Product detail"). */
 import type { Doc } from "./engine";
-import { fieldLabel, formatValue, isInactive, itemDescription, visibleFields } from "./fields";
+import { formatValue, isInactive, itemDescription } from "./field-format";
+import { fieldLabel, visibleFields } from "./fields";
 
 /** Media fields are shown as the image and links, not as "N/A" rows when an item has none. */
 const MEDIA_KEYS = new Set(["image_urls", "primary_image_url", "other_attachments"]);

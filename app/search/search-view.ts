@@ -7,14 +7,8 @@
  * into the page twice (once more for hydration). Pure, so the components only render props.
  */
 import { HL_POST, HL_PRE, type Doc, type FacetResult, type FilterType, type SearchRequest, type SearchResponse } from "./engine";
-import {
-  fieldKey,
-  fieldLabel,
-  formatValue,
-  isInactive,
-  itemDescription,
-  snippet,
-} from "./fields";
+import { formatValue, isInactive, itemDescription, snippet } from "./field-format";
+import { fieldKey, fieldLabel } from "./fields";
 import type { SearchConfig } from "./search-config";
 import {
   clearFilters,

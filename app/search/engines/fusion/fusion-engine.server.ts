@@ -15,8 +15,7 @@ import type { SearchConfig } from "../../search-config";
 import { FusionError, MESSAGES } from "./errors";
 import { fusionGet, fusionStatus, type FusionHttpOptions } from "./http.server";
 import { parseSearchResponse, parseSolrBody, parseSuggestions, toBomDoc } from "./parse-response.server";
-import { buildQuery, CURSOR_STEPS, queryStep, solrPhrase } from "./query-builder";
-import { solrFacetField } from "../../fields";
+import { buildQuery, CURSOR_STEPS, queryStep, solrFacetField, solrPhrase } from "./query-builder";
 
 export interface FusionSettings {
   url: string;

@@ -21,6 +21,7 @@ import {
   spellcheckStep,
   type FusionQueryOptions,
   type QueryStep,
+  solrFacetField,
 } from "./query-builder";
 
 const config = DEFAULT_SEARCH_CONFIG;
@@ -360,5 +361,15 @@ describe("buildQuery", () => {
     expect(params.has("json.facet")).toBe(false);
     expect(params.has("hl")).toBe(false);
     expect(params.has("spellcheck")).toBe(false);
+  });
+});
+
+describe("solrFacetField", () => {
+  it("maps filter names for Solr: configured field, suffixed name, or _s appended", () => {
+    expect(solrFacetField("status", config)).toBe("attribute_status_s");
+    expect(solrFacetField("org_code", config)).toBe("org_code_s");
+    expect(solrFacetField("category_s", config)).toBe("category_s");
+    expect(solrFacetField("colour_t", config)).toBe("colour_t");
+    expect(solrFacetField("colour", config)).toBe("colour_s");
   });
 });

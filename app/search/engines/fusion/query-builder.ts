@@ -7,7 +7,7 @@
 import { HIGHLIGHTED_FIELDS } from "../../catalog-fields";
 import type { Filter, SearchRequest, Sort } from "../../engine";
 import { HL_POST, HL_PRE } from "../../engine";
-import { fieldKey, solrFacetField } from "../../fields";
+import { configuredFacetFields, fieldKey, hasTypeSuffix } from "../../fields";
 import type { SearchConfig } from "../../search-config";
 
 export interface FusionQueryOptions {
@@ -165,4 +165,14 @@ export function buildQuery(
   const params = new URLSearchParams();
   for (const step of steps) step(params, request, config, options);
   return params;
+}
+
+/**
+ * The Solr field for a filter or facet name (spec §5, §7): a configured facet field, a name that
+ * already has a type suffix as it is, otherwise the configured field with that key or `<name>_s`.
+ */
+export function solrFacetField(name: string, config: SearchConfig): string {
+  const fields = configuredFacetFields(config);
+  if (fields.includes(name) || hasTypeSuffix(name)) return name;
+  return fields.find((field) => fieldKey(field) === name) ?? `${name}_s`;
 }
