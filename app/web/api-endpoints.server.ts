@@ -2,7 +2,7 @@
  * The backend API (DESIGN.md "Backend API"): one handler per endpoint, each wrapped in the
  * `{"data": …}` / `{"error": …}` envelope by `handleApi`.
  */
-import { badRequest, describeZodError, notFound, parseQuery } from "~/lib/http.server";
+import { badRequest, describeZodError, notFound, parseQuery } from "~/web/http.server";
 import { services } from "~/registry.server";
 import { PAGE_SIZES } from "~/search/state";
 import { apiFacetsSchema, ApiProductsSchema, apiSearchSchema, ApiSuggestionsSchema, ProductIdSchema } from "./api-schemas.server";

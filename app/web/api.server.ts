@@ -1,4 +1,4 @@
-import { HttpError, requestIdOf } from "~/lib/http.server";
+import { HttpError, requestIdOf } from "~/web/http.server";
 import { SearchError } from "~/search/errors";
 
 /** JSON answer of the backend API: `{"data": …}` with the request id echoed. */

@@ -1,6 +1,6 @@
 import { json, redirect } from "@remix-run/node";
 import type { Crumb } from "~/components/breadcrumbs";
-import { requestIdOf } from "~/lib/http.server";
+import { requestIdOf } from "~/web/http.server";
 import { safePath } from "~/lib/safe-path";
 import { services } from "~/registry.server";
 import {

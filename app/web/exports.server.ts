@@ -7,7 +7,7 @@ import { csvDocument } from "~/export/csv";
 import { customFilename, exportFilename, slug } from "~/export/filename";
 import { exportParams, exportSize, parseExportRequest } from "~/export/search-export.server";
 import { batchSizeFor, csvResponse, csvStream, openCursor } from "~/export/stream.server";
-import { requestIdOf } from "~/lib/http.server";
+import { requestIdOf } from "~/web/http.server";
 import { BOM_TABLE_COLUMNS } from "~/search/bom-view";
 import { BOM_FIELDS, BOM_TYPE_LABEL } from "~/search/catalog-fields";
 import { services } from "~/registry.server";

@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { requestIdOf } from "~/lib/http.server";
+import { requestIdOf } from "~/web/http.server";
 import { services } from "~/registry.server";
 import type { Doc, RequestContext } from "~/search/engine";
 import { bomPath, exportCsvPath, isQueryId, isSearchPath, productLink, productPath, whereUsedPath, withBack } from "~/search/paths";

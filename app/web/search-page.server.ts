@@ -1,6 +1,6 @@
 import { json, redirect } from "@remix-run/node";
 import { buildExportDialog, exportScopeOf, isViewParam } from "~/export/export-dialog.server";
-import { requestIdOf } from "~/lib/http.server";
+import { requestIdOf } from "~/web/http.server";
 import { services } from "~/registry.server";
 import type { SearchResponse } from "~/search/engine";
 import { userMessageOf } from "~/search/errors";
