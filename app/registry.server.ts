@@ -5,6 +5,7 @@
  * Tests build their own set with `createServices(parseConfig({...}))` and install it with
  * `installServices`, instead of changing `process.env` and reloading modules.
  */
+import path from "node:path";
 import { getConfig, type AppConfig } from "./config.server";
 import { CircuitBreaker } from "./search/circuit-breaker";
 import { BackendEngine } from "./search/engines/backend/backend-engine.server";
@@ -13,6 +14,7 @@ import { EmbeddedEngine } from "./search/engines/embedded/embedded-engine.server
 import { FusionEngine } from "./search/engines/fusion/fusion-engine.server";
 import { searchConfigWith, type SearchConfig } from "./search/search-config";
 import { SearchService } from "./search/service";
+import { SignalLog } from "./signals/signals.server";
 
 export interface Services {
   config: AppConfig;
@@ -23,6 +25,8 @@ export interface Services {
    * backup is a product backend (`BACKEND_URL`): then nothing local is built or opened.
    */
   catalogue: EmbeddedEngine | null;
+  /** Usage signals, in a log next to the catalogue. */
+  signals: SignalLog;
 }
 
 /** Builds the services of one configuration; a missing catalogue file is created from sample data. */
@@ -35,7 +39,8 @@ export function createServices(config: AppConfig): Services {
   const breaker = config.fusion
     ? new CircuitBreaker({ failureThreshold: config.fusion.breakerThreshold, cooldownMs: config.fusion.breakerCooldownMs })
     : new CircuitBreaker();
-  return { config, searchConfig, search: new SearchService(searchConfig, { primary, fallback }, breaker), catalogue };
+  const signals = new SignalLog({ file: path.join(path.dirname(config.catalogDb), "signals.jsonl"), enabled: config.signalsEnabled });
+  return { config, searchConfig, search: new SearchService(searchConfig, { primary, fallback }, breaker), catalogue, signals };
 }
 
 function embeddedCatalogue(config: AppConfig): EmbeddedEngine {

@@ -17,7 +17,6 @@ import {
 import type { BomType, RequestContext } from "~/search/engine";
 import { exportCsvPath, HOME_PATH, isSearchPath, itemPath } from "~/search/paths";
 import { parseSearchParams } from "~/search/state";
-import { trackClick } from "~/signals/signals.server";
 import { logFailure } from "./log.server";
 
 /** What the BOM and Where Used pages share: the item from the path, the way back, one section's page. */
@@ -184,7 +183,7 @@ export async function loadWhereUsed(request: Request, rawItem: string | undefine
   const url = new URL(request.url);
   const back = backParam(url);
   const context = { requestId: requestIdOf(request), signal: request.signal };
-  if (url.searchParams.get("via") === "pdp_where_used") void trackClick("pdp_where_used", { itemNumber: item });
+  if (url.searchParams.get("via") === "pdp_where_used") void services().signals.click("pdp_where_used", { itemNumber: item });
   url.searchParams.delete("via");
   try {
     const [asset, pm] = await Promise.all(WHERE_USED_SECTIONS.map((spec) => loadBomSection(item, spec, url, context)));

@@ -5,7 +5,6 @@ import type { Doc, RequestContext } from "~/search/engine";
 import { bomPath, exportCsvPath, isQueryId, isSearchPath, productLink, productPath, whereUsedPath, withBack } from "~/search/paths";
 import { externalUrlOf, imageOf, isInactive, specificationOf, titleOf } from "~/search/product-view";
 import { goToPage, parseSearchParams, searchHref } from "~/search/state";
-import { recordSignal } from "~/signals/signals.server";
 import { backParam } from "./bom-pages.server";
 import { logFailure } from "./log.server";
 import { isRecordedClick, recordedClickCookie, resultClickKey } from "./result-click.server";
@@ -84,7 +83,7 @@ export async function loadProductPage(request: Request, rawId: string | undefine
   const neighbours = await neighboursOf(product, back, position, context).catch(() => ({ prev: null, next: null, position: null, total: null }));
   const itemNumber = String(product.item_number_s ?? product.id);
   const self = `${url.pathname}${url.search}`;
-  void recordSignal({
+  void services().signals.record({
     type: "view",
     data: { docId: product.id, title: titleOf(product), category: product.category_s ?? null, itemNumber },
   });
@@ -96,7 +95,7 @@ export async function loadProductPage(request: Request, rawId: string | undefine
   const clickKey = fromResults && neighbours.position !== null ? resultClickKey({ docId: product.id, position: neighbours.position, back, queryId: validQueryId }) : null;
   if (clickKey && !(await isRecordedClick(request, clickKey))) {
     clickCookie = await recordedClickCookie(clickKey);
-    void recordSignal({
+    void services().signals.record({
       type: "click",
       data: {
         docId: product.id,

@@ -9,7 +9,6 @@ import type { SearchConfig } from "~/search/search-config";
 import { buildSearchView, facetTermsOf, searchRequestOf, totalPages } from "~/search/search-view";
 import type { Answer } from "~/search/service";
 import { goToPage, parseSearchParams, searchHref, serializeSearchState, withQuery, type SearchState } from "~/search/state";
-import { recordSignal } from "~/signals/signals.server";
 import { logFailure } from "./log.server";
 import { addRecentSearch, readRecentSearches, serializeRecentSearches } from "./recent-searches.server";
 
@@ -52,7 +51,7 @@ function exportMenuOf(state: SearchState, config: SearchConfig, shown: number, t
 
 /** The usage signal of a search; with Fusion's query id when Fusion answered. */
 function recordSearch(state: SearchState, answer: Answer<SearchResponse>, queryId: string | undefined): void {
-  void recordSignal({
+  void services().signals.record({
     type: "search",
     data: {
       query: state.q,

@@ -5,8 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readSignals } from "../support/signals";
 import { useTemporaryCatalog } from "./setup-catalog";
 
-const { dir } = useTemporaryCatalog(1500);
-process.env.EXPORT_LIMIT = "1000";
+const { dir } = useTemporaryCatalog(1500, { EXPORT_LIMIT: "1000" });
 
 type Loader = (args: LoaderFunctionArgs) => Promise<Response> | Response;
 let exportCsv: Loader;

@@ -4,10 +4,11 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { readSignals } from "../support/signals";
 import { useTemporaryCatalog } from "./setup-catalog";
 
-// A deployment's facet panel and display order, set before any module reads the configuration.
-const { dir } = useTemporaryCatalog(300);
-process.env.FACET_FIELDS = "manufacturer, supplier_s, status";
-process.env.FIELD_DISPLAY_ORDER = "item_description,item_number";
+// A deployment's facet panel and display order.
+const { dir } = useTemporaryCatalog(300, {
+  FACET_FIELDS: "manufacturer, supplier_s, status",
+  FIELD_DISPLAY_ORDER: "item_description,item_number",
+});
 
 type Loader = (args: LoaderFunctionArgs) => unknown;
 const loaders: Record<string, Loader> = {};
@@ -19,8 +20,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  delete process.env.FACET_FIELDS;
-  delete process.env.FIELD_DISPLAY_ORDER;
   await readSignals();
   fs.rmSync(dir, { recursive: true, force: true });
 });

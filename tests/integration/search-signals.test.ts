@@ -13,10 +13,7 @@ import type { ResultLinks } from "~/search/search-view";
 import { readSignals } from "../support/signals";
 import { useTemporaryCatalog } from "./setup-catalog";
 
-const { dir } = useTemporaryCatalog(50);
-process.env.FUSION_URL = "http://fusion.test";
-process.env.FUSION_APP = "parts";
-process.env.SIGNALS_ENABLED = "true";
+const { dir } = useTemporaryCatalog(50, { FUSION_URL: "http://fusion.test", FUSION_APP: "parts", SIGNALS_ENABLED: "true" });
 
 /** Fusion gives every request an id of its own. */
 let queries = 0;

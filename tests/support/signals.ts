@@ -1,15 +1,13 @@
 import fs from "node:fs";
 import type { Signal } from "~/signals/signals.server";
 
-/**
- * The signals recorded so far, once every pending write has landed. The app module is imported
- * here, when called, so that a test file sets its environment before the app reads it.
- */
+/** The signals recorded so far by the installed services, once every pending write has landed. */
 export async function readSignals(): Promise<Signal[]> {
-  const { signalsFile, signalsWritten } = await import("~/signals/signals.server");
-  await signalsWritten();
+  const { services } = await import("~/registry.server");
+  const log = services().signals;
+  await log.written();
   try {
-    const text = await fs.promises.readFile(signalsFile(), "utf8");
+    const text = await fs.promises.readFile(log.file, "utf8");
     return text
       .split("\n")
       .filter(Boolean)
