@@ -63,6 +63,7 @@ export const EnvSchema = z
     EXPORT_LIMIT: positiveInt(1000, 50_000),
     SIGNALS_ENABLED: booleanFromEnv.default(true),
     TYPEAHEAD_ENABLED: booleanFromEnv.default(false),
+    DEBUG_PAGES: booleanFromEnv.default(true),
     // The facet panel, in order, and the order in which an item's fields are shown (spec §3).
     FACET_FIELDS: commaList(facetName).optional(),
     FIELD_DISPLAY_ORDER: commaList(z.string().regex(/^[a-z][a-z0-9_]*$/, "expected item field keys such as item_number")).optional(),
@@ -102,6 +103,8 @@ export interface AppConfig {
   signalsEnabled: boolean;
   /** The spec keeps type-ahead off; the suggest call exists behind this switch. */
   typeaheadEnabled: boolean;
+  /** /debug and /okta-debug (secrets are always redacted). */
+  debugPages: boolean;
   /** Unset: the spec's default five facets and display order. */
   facetFields?: string[];
   displayOrder?: string[];
@@ -154,6 +157,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     exportLimit: e.EXPORT_LIMIT,
     signalsEnabled: e.SIGNALS_ENABLED,
     typeaheadEnabled: e.TYPEAHEAD_ENABLED,
+    debugPages: e.DEBUG_PAGES,
     ...(e.FACET_FIELDS ? { facetFields: e.FACET_FIELDS } : {}),
     ...(e.FIELD_DISPLAY_ORDER ? { displayOrder: e.FIELD_DISPLAY_ORDER } : {}),
   };

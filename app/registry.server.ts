@@ -6,6 +6,9 @@
  * `installServices`, instead of changing `process.env` and reloading modules.
  */
 import path from "node:path";
+import { Auth } from "./auth/auth.server";
+import { OidcClient } from "./auth/oidc.server";
+import { SqliteSessionStore } from "./auth/session-store.server";
 import { getConfig, type AppConfig } from "./config.server";
 import { CircuitBreaker } from "./search/circuit-breaker";
 import { BackendEngine } from "./search/engines/backend/backend-engine.server";
@@ -27,6 +30,8 @@ export interface Services {
   catalogue: EmbeddedEngine | null;
   /** Usage signals, in a log next to the catalogue. */
   signals: SignalLog;
+  /** Single sign-on; null when it is off, and everyone counts as signed in with no user. */
+  auth: Auth | null;
 }
 
 /** Builds the services of one configuration; a missing catalogue file is created from sample data. */
@@ -40,12 +45,30 @@ export function createServices(config: AppConfig): Services {
     ? new CircuitBreaker({ failureThreshold: config.fusion.breakerThreshold, cooldownMs: config.fusion.breakerCooldownMs })
     : new CircuitBreaker();
   const signals = new SignalLog({ file: path.join(path.dirname(config.catalogDb), "signals.jsonl"), enabled: config.signalsEnabled });
-  return { config, searchConfig, search: new SearchService(searchConfig, { primary, fallback }, breaker), catalogue, signals };
+  return { config, searchConfig, search: new SearchService(searchConfig, { primary, fallback }, breaker), catalogue, signals, auth: authOf(config) };
 }
 
 function embeddedCatalogue(config: AppConfig): EmbeddedEngine {
   ensureCatalog(config.catalogDb, config.sampleItems);
   return new EmbeddedEngine(config.catalogDb);
+}
+
+function authOf(config: AppConfig): Auth | null {
+  if (!config.sso) return null;
+  const secureCookies = config.appUrl.startsWith("https:");
+  const prefix = secureCookies ? "__Host-" : "";
+  const oidc = new OidcClient({
+    issuer: config.sso.issuer,
+    clientId: config.sso.clientId,
+    ...(config.sso.clientSecret ? { clientSecret: config.sso.clientSecret } : {}),
+    redirectUri: `${config.appUrl}/callback`,
+    nonceSecret: config.sso.sessionSecret,
+    stateCookie: `${prefix}crib-oidc`,
+    secureCookies,
+  });
+  // Sessions in a file of their own beside the catalogue: imports replace the catalogue's file.
+  const store = new SqliteSessionStore(path.join(path.dirname(config.catalogDb), "sessions.db"));
+  return new Auth(oidc, store, { appUrl: config.appUrl, sessionSecret: config.sso.sessionSecret, secureCookies });
 }
 
 let current: Services | undefined;

@@ -1,4 +1,4 @@
-import type { LinksFunction, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import {
   isRouteErrorResponse,
   Links,
@@ -16,6 +16,7 @@ import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
 import type { loader as searchLoader } from "./routes/crib-search.search";
 import styles from "./styles/app.css";
+import { loadSignInState } from "./web/auth.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
@@ -24,10 +25,16 @@ export const links: LinksFunction = () => [
 
 export const meta: MetaFunction = () => [{ title: "Crib Search" }];
 
+/** Who is signed in, for the header: every page's layout shows it. */
+export function loader({ request }: LoaderFunctionArgs) {
+  return loadSignInState(request);
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   useDocumentNavigation();
   // The search box shows the query of the results page it heads, as that page's loader read it.
   const query = useRouteLoaderData<typeof searchLoader>("routes/crib-search.search")?.view?.query ?? "";
+  const signIn = useRouteLoaderData<typeof loader>("root");
   return (
     <html lang="en">
       <head>
@@ -41,7 +48,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <a className="skip-link" href="#main">
           Skip to content
         </a>
-        <SiteHeader query={query.trim() === "*:*" ? "" : query} />
+        <SiteHeader query={query} account={signIn?.user && signIn.csrf ? { name: signIn.user.name, csrf: signIn.csrf } : null} />
         <main id="main" tabIndex={-1}>
           {children}
         </main>

@@ -27,6 +27,16 @@ if (process.env.E2E_FUSION_URL) {
     WEB_CONCURRENCY: "1",
   });
 }
+// The sign-in browser tests run a portal against the test identity provider (tests/idp/server.ts).
+if (process.env.E2E_OIDC_ISSUER) {
+  Object.assign(env, {
+    OIDC_ISSUER: process.env.E2E_OIDC_ISSUER,
+    OIDC_CLIENT_ID: "crib-search",
+    OIDC_CLIENT_SECRET: "idp-test-client-secret",
+    SESSION_SECRET: "a-session-secret-for-the-tests-only",
+    APP_URL: `http://127.0.0.1:${env.PORT}`,
+  });
+}
 // Type-ahead is off (the spec's default) unless a portal's tests switch it on.
 env.TYPEAHEAD_ENABLED = process.env.E2E_TYPEAHEAD ?? "false";
 // The backend-mode browser tests run a third portal whose backup is another portal's /api.

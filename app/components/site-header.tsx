@@ -1,8 +1,12 @@
 import { AppForm } from "./nav";
 import { SearchInput } from "./search-input";
+import { LogoutForm } from "./sign-in-screens";
 
-/** Logo (a full reload to a clean home page) and the search form, which works without JavaScript. */
-export function SiteHeader({ query }: { query: string }) {
+/**
+ * Logo (a full reload to a clean home page), the search form, which works without JavaScript, and
+ * with sign-in on, the signed-in user with Logout.
+ */
+export function SiteHeader({ query, account }: { query: string; account: { name: string; csrf: string } | null }) {
   return (
     <header className="site-header">
       <a href="/crib-search" className="logo" aria-label="Crib Search home">
@@ -18,6 +22,7 @@ export function SiteHeader({ query }: { query: string }) {
         <SearchInput query={query} />
         <button type="submit">Search</button>
       </AppForm>
+      {account && <LogoutForm name={account.name} csrf={account.csrf} />}
     </header>
   );
 }

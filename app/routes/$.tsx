@@ -1,7 +1,10 @@
-import { json } from "@remix-run/node";
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { NotFoundScreen } from "~/components/error-screen";
+import { requireUser } from "~/web/auth.server";
 
-export function loader() {
+/** Every path but the sign-in routes needs a session, /profile, /settings and /admin included. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
   throw json(null, { status: 404 });
 }
 

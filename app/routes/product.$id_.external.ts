@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { loadExternalLink } from "~/web/exports.server";
 
-export function loader({ params }: LoaderFunctionArgs) {
-  return loadExternalLink(params.id);
+export function loader({ request, params }: LoaderFunctionArgs) {
+  return loadExternalLink(request, params.id);
 }

@@ -95,7 +95,7 @@ export function healthApi(request: Request) {
       },
       requestId,
     );
-  });
+  }, { public: true });
 }
 
 /** Readiness: 503 until the catalogue (the fallback of every search) is open and answering. */
@@ -110,7 +110,7 @@ export function readyApi(request: Request) {
       console.error(`[${requestId}] not ready:`, error instanceof Error ? error.message : error);
       return apiError("The catalogue is not ready", 503, requestId);
     }
-  });
+  }, { public: true });
 }
 
 /** The public configuration: what a client needs to draw the search page. No secrets. */

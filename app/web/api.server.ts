@@ -1,5 +1,6 @@
 import { HttpError, requestIdOf } from "~/web/http.server";
 import { SearchError } from "~/search/errors";
+import { requireApiUser } from "./auth.server";
 
 /** JSON answer of the backend API: `{"data": …}` with the request id echoed. */
 export function apiData(data: unknown, requestId: string, init: ResponseInit = {}): Response {
@@ -29,11 +30,15 @@ export function apiError(message: string, status: number, requestId: string): Re
 export async function handleApi(
   request: Request,
   handler: (context: { requestId: string; url: URL }) => Promise<Response> | Response,
+  options: { public?: boolean } = {},
 ): Promise<Response> {
   const requestId = requestIdOf(request);
   try {
+    // With sign-in on, the API answers only a signed-in browser; the probes answer anyone.
+    if (!options.public) await requireApiUser(request);
     return await handler({ requestId, url: new URL(request.url) });
   } catch (error) {
+    if (error instanceof Response) return error;
     if (error instanceof HttpError) return apiError(error.message, error.status, requestId);
     if (error instanceof SearchError && error.isOutage) {
       console.error(`[${requestId}] search unavailable: ${JSON.stringify(error.message)}`);

@@ -17,6 +17,7 @@ import {
 import type { BomType, RequestContext } from "~/search/engine";
 import { exportCsvPath, HOME_PATH, isSearchPath, itemPath } from "~/search/paths";
 import { parseSearchParams } from "~/search/state";
+import { requireUser } from "./auth.server";
 import { logFailure } from "./log.server";
 
 /** What the BOM and Where Used pages share: the item from the path, the way back, one section's page. */
@@ -108,6 +109,7 @@ const OTHER = spec("other", "Other BOM Items");
 
 /** /bom/{item}: all three sections, or a redirect when every record has one type. */
 export async function loadCombinedBom(request: Request, rawItem: string | undefined) {
+  await requireUser(request);
   const item = itemNumberParam(rawItem);
   const url = new URL(request.url);
   const back = backParam(url);
@@ -138,6 +140,7 @@ const SINGLE = {
 
 /** /asset-bom/{item} and /pm-bom/{item}: one type only. */
 export async function loadSingleBom(request: Request, rawItem: string | undefined, type: "asset" | "pm") {
+  await requireUser(request);
   const item = itemNumberParam(rawItem);
   const url = new URL(request.url);
   const back = backParam(url);
@@ -179,6 +182,7 @@ function crumbsFor(back: string, item: string): Crumb[] {
 
 /** /where-used/{item}: the asset and PM BOMs that use the item, five records a page each. */
 export async function loadWhereUsed(request: Request, rawItem: string | undefined) {
+  await requireUser(request);
   const item = itemNumberParam(rawItem);
   const url = new URL(request.url);
   const back = backParam(url);

@@ -15,6 +15,7 @@ import type { BomDoc, BomType, Doc, RequestContext, SearchRequest } from "~/sear
 import { bomPath, HOME_PATH, productPath, SEARCH_PATH, whereUsedPath } from "~/search/paths";
 import { externalUrlOf, specificationOf } from "~/search/product-view";
 import type { SearchService } from "~/search/service";
+import { requireUser } from "./auth.server";
 import { logFailure } from "./log.server";
 import { problemPage } from "./problem-page.server";
 
@@ -51,6 +52,7 @@ export async function* bomBatches(
  * to the export dialog on the search page, which says so; that works with and without JavaScript.
  */
 export async function loadSearchExport(request: Request) {
+  await requireUser(request);
   const url = new URL(request.url);
   const { search: service, searchConfig: config, config: settings } = services();
   const exportRequest = parseExportRequest(url.searchParams, config);
@@ -120,6 +122,7 @@ const TYPES = { all: undefined, asset: "asset", pm: "pm" } as const;
 const ACTIONS = { all: "bom_export", asset: "asset_bom_export", pm: "pm_bom_export" } as const;
 /** Export BOM / Export Asset BOM / Export PM BOM: `bom-{item}-{date}.csv`. */
 export async function loadBomExport(request: Request, rawItem: string | undefined) {
+  await requireUser(request);
   const item = (rawItem ?? "").trim();
   const url = new URL(request.url);
   const typeParam = url.searchParams.get("type") ?? "all";
@@ -144,6 +147,7 @@ export async function loadBomExport(request: Request, rawItem: string | undefine
 }
 /** Where Used export per section: at most 1000 records, `where-used-{type}-all-{item}-{date}.csv`. */
 export async function loadWhereUsedExport(request: Request, rawItem: string | undefined) {
+  await requireUser(request);
   const item = (rawItem ?? "").trim();
   const url = new URL(request.url);
   const type = url.searchParams.get("type");
@@ -166,6 +170,7 @@ export async function loadWhereUsedExport(request: Request, rawItem: string | un
 }
 /** The item detail page's Export: the item's fields in display order, one row. */
 export async function loadProductExport(request: Request, rawId: string | undefined) {
+  await requireUser(request);
   const id = (rawId ?? "").trim();
   if (!id || id.length > 200) return problemPage("Product ID not provided", 400, { backHref: HOME_PATH });
   const requestId = requestIdOf(request);
@@ -190,7 +195,8 @@ export async function loadProductExport(request: Request, rawId: string | undefi
  * "View Details ↗": redirects to the item's own http(s) URL and records the click. The target is
  * read from the catalogue, never from the request, so this is no open redirect.
  */
-export async function loadExternalLink(rawId: string | undefined) {
+export async function loadExternalLink(request: Request, rawId: string | undefined) {
+  await requireUser(request);
   const id = (rawId ?? "").trim();
   const product = id && id.length <= 200 ? (await services().search.getProduct(id)).value : null;
   const target = product ? externalUrlOf(product) : null;

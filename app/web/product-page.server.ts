@@ -5,6 +5,7 @@ import type { Doc, RequestContext } from "~/search/engine";
 import { bomPath, exportCsvPath, isQueryId, isSearchPath, productLink, productPath, whereUsedPath, withBack } from "~/search/paths";
 import { externalUrlOf, imageOf, isInactive, specificationOf, titleOf } from "~/search/product-view";
 import { goToPage, parseSearchParams, searchHref } from "~/search/state";
+import { requireUser } from "./auth.server";
 import { backParam } from "./bom-pages.server";
 import { logFailure } from "./log.server";
 import { isRecordedClick, recordedClickCookie, resultClickKey } from "./result-click.server";
@@ -54,6 +55,7 @@ export async function neighboursOf(
 
 /** /product/{id or item number}: the item, its neighbours in the search it came from, its links. */
 export async function loadProductPage(request: Request, rawId: string | undefined) {
+  await requireUser(request);
   const url = new URL(request.url);
   const back = backParam(url);
   const id = (rawId ?? "").trim();

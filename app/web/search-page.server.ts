@@ -9,6 +9,7 @@ import type { SearchConfig } from "~/search/search-config";
 import { buildSearchView, facetTermsOf, searchRequestOf, totalPages } from "~/search/search-view";
 import type { Answer } from "~/search/service";
 import { goToPage, parseSearchParams, searchHref, serializeSearchState, withQuery, type SearchState } from "~/search/state";
+import { requireUser } from "./auth.server";
 import { logFailure } from "./log.server";
 import { addRecentSearch, readRecentSearches, serializeRecentSearches } from "./recent-searches.server";
 
@@ -67,6 +68,7 @@ function recordSearch(state: SearchState, answer: Answer<SearchResponse>, queryI
 
 /** Loads a search results page from its URL: the search route and the home page share it. */
 export async function loadSearchPage(request: Request, options: { home?: boolean } = {}) {
+  await requireUser(request);
   const url = new URL(request.url);
   const whereUsed = url.searchParams.get("where-used")?.trim();
   if (whereUsed) throw redirect(whereUsedPath(whereUsed));

@@ -1,0 +1,249 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify } from "jose";
+import { CodeChallengeMethod, OAuth2RequestError, OAuth2Strategy } from "remix-auth-oauth2";
+import { z } from "zod";
+import type { SessionTokens } from "./session-store.server";
+import { userFromClaims, type User } from "./user";
+
+/**
+ * The portal as an OpenID Connect relying party: the authorization code flow with PKCE (S256),
+ * `state` and a `nonce`, against any issuer found by discovery. remix-auth-oauth2 runs the code
+ * flow (state and verifier in a short-lived cookie); what it leaves to its caller is done here:
+ * the nonce, the ID token's validation against the issuer's keys, and the userinfo call.
+ */
+
+const MetadataSchema = z.object({
+  issuer: z.string(),
+  authorization_endpoint: z.url(),
+  token_endpoint: z.url(),
+  jwks_uri: z.url(),
+  userinfo_endpoint: z.url().optional(),
+  end_session_endpoint: z.url().optional(),
+  id_token_signing_alg_values_supported: z.array(z.string()).default(["RS256"]),
+});
+export type IssuerMetadata = z.infer<typeof MetadataSchema>;
+
+const ClaimsSchema = z.looseObject({ sub: z.string().min(1) });
+
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  clientSecret?: string;
+  /** `{APP_URL}/callback`. */
+  redirectUri: string;
+  /** Binds each sign-in's nonce to its state (the session secret). */
+  nonceSecret: string;
+  /** The state cookie's name; `__Host-` names need `secure`. */
+  stateCookie: string;
+  secureCookies: boolean;
+  timeoutMs?: number;
+}
+
+/** A sign-in that failed; its message may be shown to the user. */
+export class AuthError extends Error {
+  override name = "AuthError";
+}
+
+export interface SignIn {
+  user: User;
+  tokens: SessionTokens;
+}
+
+/** Signature algorithms that a key set can verify: never `none`, never a shared secret. */
+const ASYMMETRIC = /^(RS|PS|ES)(256|384|512)$|^EdDSA$|^Ed25519$/;
+
+const trimSlash = (url: string) => url.replace(/\/+$/, "");
+
+class OidcStrategy extends OAuth2Strategy<SignIn> {
+  constructor(
+    options: OAuth2Strategy.ConstructorOptions,
+    verify: (options: OAuth2Strategy.VerifyOptions) => Promise<SignIn>,
+    private readonly nonceFor: (state: string) => string,
+  ) {
+    super(options, verify);
+  }
+
+  protected override authorizationParams(params: URLSearchParams): URLSearchParams {
+    const out = new URLSearchParams(params);
+    out.set("nonce", this.nonceFor(params.get("state") ?? ""));
+    return out;
+  }
+}
+
+export class OidcClient {
+  private discovery: Promise<{ metadata: IssuerMetadata; strategy: OidcStrategy; keys: ReturnType<typeof createRemoteJWKSet> }> | null = null;
+
+  constructor(private readonly settings: OidcSettings) {}
+
+  get issuer(): string {
+    return this.settings.issuer;
+  }
+
+  /** The issuer's metadata and the strategy built on it; a failed discovery is tried again next time. */
+  private discover() {
+    this.discovery ??= this.load().catch((error: unknown) => {
+      this.discovery = null;
+      throw error;
+    });
+    return this.discovery;
+  }
+
+  private async load() {
+    const url = `${trimSlash(this.settings.issuer)}/.well-known/openid-configuration`;
+    const response = await fetch(url, { headers: { Accept: "application/json" }, signal: AbortSignal.timeout(this.settings.timeoutMs ?? 10_000) });
+    if (!response.ok) throw new Error(`discovery at ${url} answered ${response.status}`);
+    const metadata = MetadataSchema.parse(await response.json());
+    // OpenID Connect Discovery §4.3: the metadata must name the issuer it was asked for.
+    if (trimSlash(metadata.issuer) !== trimSlash(this.settings.issuer)) throw new Error(`discovery names issuer ${metadata.issuer}`);
+    const strategy = new OidcStrategy(
+      {
+        clientId: this.settings.clientId,
+        clientSecret: this.settings.clientSecret ?? null,
+        authorizationEndpoint: metadata.authorization_endpoint,
+        tokenEndpoint: metadata.token_endpoint,
+        redirectURI: this.settings.redirectUri,
+        scopes: ["openid", "profile", "email"],
+        codeChallengeMethod: CodeChallengeMethod.S256,
+        cookie: {
+          name: this.settings.stateCookie,
+          path: "/",
+          sameSite: "Lax",
+          httpOnly: true,
+          ...(this.settings.secureCookies ? { secure: true as const } : {}),
+        },
+      },
+      (options) => this.verify(options),
+      (state) => this.nonceFor(state),
+    );
+    return { metadata, strategy, keys: createRemoteJWKSet(new URL(metadata.jwks_uri)) };
+  }
+
+  /** The metadata, for the debug pages and the CSP's form-action. */
+  metadata(): Promise<IssuerMetadata> {
+    return this.discover().then((d) => d.metadata);
+  }
+
+  private nonceFor(state: string): string {
+    return createHmac("sha256", this.settings.nonceSecret).update(`nonce:${state}`).digest("base64url");
+  }
+
+  /** The redirect to the provider's sign-in, with the state cookie. */
+  async startSignIn(request: Request): Promise<Response> {
+    const { strategy } = await this.discover();
+    try {
+      // A URL without `state`: whatever the request carried, this starts a new sign-in.
+      await strategy.authenticate(new Request(this.settings.redirectUri, { headers: request.headers }));
+    } catch (thrown) {
+      if (thrown instanceof Response) return thrown;
+      throw thrown;
+    }
+    throw new Error("the strategy neither redirected nor failed");
+  }
+
+  /** The callback: state, code exchange with the verifier, ID token and userinfo. Fails with AuthError. */
+  async finishSignIn(request: Request): Promise<SignIn> {
+    const { strategy } = await this.discover();
+    try {
+      return await strategy.authenticate(request);
+    } catch (error) {
+      if (error instanceof AuthError) throw error;
+      if (error instanceof OAuth2RequestError) {
+        throw new AuthError(error.code === "access_denied" ? "Sign-in was cancelled or refused." : "The identity provider refused the sign-in.", { cause: error });
+      }
+      if (error instanceof ReferenceError || error instanceof RangeError) {
+        throw new AuthError("This sign-in link has expired or was already used. Please sign in again.", { cause: error });
+      }
+      throw new AuthError("Authentication failed. Please try again.", { cause: error });
+    }
+  }
+
+  private async verify({ request, tokens }: OAuth2Strategy.VerifyOptions): Promise<SignIn> {
+    const { metadata, keys } = await this.discover();
+    const state = new URL(request.url).searchParams.get("state") ?? "";
+    let idToken: string;
+    try {
+      idToken = tokens.idToken();
+    } catch {
+      throw new AuthError("The identity provider sent no ID token.");
+    }
+    const algorithms = metadata.id_token_signing_alg_values_supported.filter((alg) => ASYMMETRIC.test(alg));
+    let claims: Record<string, unknown>;
+    try {
+      const { payload } = await jwtVerify(idToken, keys, {
+        issuer: metadata.issuer,
+        audience: this.settings.clientId,
+        algorithms: algorithms.length > 0 ? algorithms : ["RS256"],
+        requiredClaims: ["sub", "iat", "exp", "nonce"],
+        // The spec's maximum clock skew between the portal and the provider.
+        clockTolerance: 300,
+      });
+      claims = payload;
+    } catch (error) {
+      const expired = error instanceof joseErrors.JWTExpired;
+      throw new AuthError(expired ? "The sign-in has expired. Please try again." : "The identity provider's token could not be verified.", { cause: error });
+    }
+    const expected = Buffer.from(this.nonceFor(state));
+    const given = Buffer.from(typeof claims.nonce === "string" ? claims.nonce : "");
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new AuthError("The identity provider's token could not be verified.");
+    // With several audiences, the token must have been issued to this client (OIDC Core §3.1.3.7).
+    if (Array.isArray(claims.aud) && claims.aud.length > 1 && claims.azp !== this.settings.clientId) {
+      throw new AuthError("The identity provider's token could not be verified.");
+    }
+    const info = metadata.userinfo_endpoint ? await this.userinfo(metadata.userinfo_endpoint, tokens.accessToken(), String(claims.sub)) : {};
+    const user = userFromClaims({ ...claims, ...info, sub: claims.sub });
+    return { user, tokens: tokenSet(tokens, idToken) };
+  }
+
+  private async userinfo(endpoint: string, accessToken: string, sub: string): Promise<Record<string, unknown>> {
+    const response = await fetch(endpoint, {
+      headers: { Authorization: `Bearer ${accessToken}`, Accept: "application/json" },
+      signal: AbortSignal.timeout(this.settings.timeoutMs ?? 10_000),
+    });
+    if (!response.ok) throw new AuthError("The identity provider did not tell who signed in.");
+    const parsed = ClaimsSchema.safeParse(await response.json().catch(() => null));
+    // OIDC Core §5.3.2: a userinfo answer for another subject must not be used.
+    if (!parsed.success || parsed.data.sub !== sub) throw new AuthError("The identity provider did not tell who signed in.");
+    return parsed.data;
+  }
+
+  /** New tokens for a refresh token; the ID token stays unless the provider sends a new one. */
+  async refresh(current: SessionTokens): Promise<SessionTokens> {
+    if (!current.refreshToken) throw new Error("no refresh token");
+    const { strategy } = await this.discover();
+    const tokens = await strategy.refreshToken(current.refreshToken);
+    let idToken = current.idToken;
+    try {
+      idToken = tokens.idToken();
+    } catch {
+      // keep the one from the sign-in
+    }
+    const next = tokenSet(tokens, idToken);
+    return { ...next, refreshToken: next.refreshToken ?? current.refreshToken };
+  }
+
+  /** RP-initiated logout at the provider, when it offers it. */
+  async endSessionUrl(idToken: string, postLogoutRedirectUri: string): Promise<string | null> {
+    const { metadata } = await this.discover();
+    if (!metadata.end_session_endpoint) return null;
+    const url = new URL(metadata.end_session_endpoint);
+    url.searchParams.set("id_token_hint", idToken);
+    url.searchParams.set("post_logout_redirect_uri", postLogoutRedirectUri);
+    url.searchParams.set("client_id", this.settings.clientId);
+    return url.toString();
+  }
+}
+
+function tokenSet(tokens: { accessToken(): string; accessTokenExpiresInSeconds(): number; hasRefreshToken(): boolean; refreshToken(): string }, idToken: string): SessionTokens {
+  let expiresIn = 3600;
+  try {
+    expiresIn = tokens.accessTokenExpiresInSeconds();
+  } catch {
+    // no expires_in: an hour, as most providers give
+  }
+  return {
+    accessToken: tokens.accessToken(),
+    refreshToken: tokens.hasRefreshToken() ? tokens.refreshToken() : null,
+    idToken,
+    expiresAt: Date.now() + expiresIn * 1000,
+  };
+}

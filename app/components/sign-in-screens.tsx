@@ -1,0 +1,65 @@
+import { AppLink } from "./nav";
+
+/** /login visited directly (details-bom-signin §2 "Sign-in screens"). */
+export function LoginScreen({ error }: { error: string | null }) {
+  return (
+    <section className="state-screen" aria-labelledby="login-title">
+      <h1 id="login-title">Sign in to Crib Search</h1>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {/* A plain GET form: it works without JavaScript and changes nothing on the server. */}
+      <form method="get" action="/login" className="actions">
+        <input type="hidden" name="start" value="1" />
+        <button type="submit" className="button">
+          Sign in with SSO
+        </button>
+        <AppLink className="button secondary" to="/crib-search">
+          Back to search
+        </AppLink>
+      </form>
+      <p>
+        <a href="/support">Contact Support</a>
+      </p>
+    </section>
+  );
+}
+
+/** A failed /callback: the message, the spec's suggestions, and two ways on. */
+export function AuthFailedScreen({ message }: { message: string }) {
+  return (
+    <section className="state-screen" role="alert" aria-labelledby="auth-failed-title">
+      <h1 id="auth-failed-title">Authentication Failed</h1>
+      <p>{message}</p>
+      <ul>
+        <li>Check your internet connection</li>
+        <li>Verify you have access to this application</li>
+        <li>Try signing in again</li>
+        <li>Contact your administrator if the problem persists</li>
+      </ul>
+      <p className="actions">
+        <a className="button" href="/login">
+          Try Again
+        </a>
+        <a className="button secondary" href="/crib-search">
+          Go to Search
+        </a>
+      </p>
+    </section>
+  );
+}
+
+/** The header's sign-out: a POST form with the session's CSRF token, so it works without JavaScript. */
+export function LogoutForm({ name, csrf }: { name: string; csrf: string }) {
+  return (
+    <form method="post" action="/logout" className="logout">
+      <input type="hidden" name="csrf" value={csrf} />
+      <span className="user-name">{name}</span>
+      <button type="submit" className="button secondary small">
+        Logout
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,20 @@
+import { json, type ActionFunctionArgs } from "@remix-run/node";
+import { RouteErrorPanel } from "~/components/route-error-panel";
+import { logout } from "~/web/auth.server";
+
+/** Signing out changes state: only the header's POST form does it. */
+export function loader() {
+  throw json({ message: "Use the Logout button to sign out." }, { status: 405, headers: { Allow: "POST" } });
+}
+
+export function action({ request }: ActionFunctionArgs) {
+  return logout(request);
+}
+
+export default function LogoutRoute() {
+  return null;
+}
+
+export function ErrorBoundary() {
+  return <RouteErrorPanel fallback="Failed to logout. Please try again." />;
+}

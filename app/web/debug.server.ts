@@ -1,0 +1,66 @@
+import { json } from "@remix-run/node";
+import { services } from "~/registry.server";
+
+/**
+ * /debug and /okta-debug: what an operator needs to see why sign-in or search misbehaves — the
+ * sign-in state, the configuration, the environment and the authorization URL the portal would
+ * send a browser to. Every secret is redacted, whatever its name's place in the configuration.
+ */
+
+const SECRET_NAME = /secret|password|token|api[-_]?key|apikey|cookie|credential|private/i;
+export const REDACTED = "[redacted]";
+
+/** A copy of `value` with every secret-named field's value replaced, at any depth. */
+export function redact(value: unknown, name = ""): unknown {
+  if (SECRET_NAME.test(name) && value !== null && value !== undefined) return REDACTED;
+  if (Array.isArray(value)) return value.map((v) => redact(v));
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, redact(v, k)]));
+  }
+  return value;
+}
+
+export async function loadDebug(request: Request) {
+  const { config, auth, search } = services();
+  if (!config.debugPages) throw json(null, { status: 404 });
+  let signIn: Record<string, unknown> = { ssoEnabled: false, authenticated: true, user: null };
+  let authorizationUrl: string | null = null;
+  let issuer: Record<string, unknown> | null = null;
+  if (auth) {
+    const session = await auth.session(request);
+    signIn = {
+      ssoEnabled: true,
+      authenticated: session !== null,
+      user: session ? { id: session.record.user.id, name: session.record.user.name, email: session.record.user.email } : null,
+      tokenExpiresAt: session ? new Date(session.record.tokens.expiresAt).toISOString() : null,
+    };
+    try {
+      const metadata = await auth.oidc.metadata();
+      issuer = { issuer: metadata.issuer, authorization_endpoint: metadata.authorization_endpoint, end_session_endpoint: metadata.end_session_endpoint ?? null };
+      const url = new URL(metadata.authorization_endpoint);
+      url.search = new URLSearchParams({
+        client_id: config.sso!.clientId,
+        redirect_uri: `${config.appUrl}/callback`,
+        response_type: "code",
+        scope: "openid profile email",
+        code_challenge_method: "S256",
+        // Made fresh for every sign-in.
+        state: "…",
+        nonce: "…",
+        code_challenge: "…",
+      }).toString();
+      authorizationUrl = url.toString();
+    } catch (error) {
+      issuer = { error: `Discovery failed: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+  const report = {
+    signIn,
+    issuer,
+    authorizationUrl,
+    configuration: redact(config),
+    engines: search.status(),
+    environment: { node: process.version, platform: process.platform, pid: process.pid, uptimeSeconds: Math.round(process.uptime()) },
+  };
+  return json({ report: JSON.stringify(report, null, 2) }, { headers: { "Cache-Control": "no-store" } });
+}
