@@ -64,6 +64,10 @@ export const EnvSchema = z
     SIGNALS_ENABLED: booleanFromEnv.default(true),
     TYPEAHEAD_ENABLED: booleanFromEnv.default(false),
     DEBUG_PAGES: booleanFromEnv.default(true),
+    // Per client and minute; 0 turns a limit off.
+    RATE_LIMIT_PER_MINUTE: z.coerce.number({ error: "expected a whole number" }).int().min(0).max(1_000_000).default(1200),
+    SIGN_IN_RATE_LIMIT_PER_MINUTE: z.coerce.number({ error: "expected a whole number" }).int().min(0).max(100_000).default(30),
+    IMAGE_HOSTS: commaList(z.string().regex(/^https?:\/\/[a-z0-9.-]+(:\d+)?$/i, "expected origins such as https://images.example.com")).optional(),
     // The facet panel, in order, and the order in which an item's fields are shown (spec §3).
     FACET_FIELDS: commaList(facetName).optional(),
     FIELD_DISPLAY_ORDER: commaList(z.string().regex(/^[a-z][a-z0-9_]*$/, "expected item field keys such as item_number")).optional(),
@@ -105,6 +109,9 @@ export interface AppConfig {
   typeaheadEnabled: boolean;
   /** /debug and /okta-debug (secrets are always redacted). */
   debugPages: boolean;
+  rateLimits: { requestsPerMinute: number; signInsPerMinute: number };
+  /** Origins item images may come from besides the portal. */
+  imageHosts: string[];
   /** Unset: the spec's default five facets and display order. */
   facetFields?: string[];
   displayOrder?: string[];
@@ -158,6 +165,8 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     signalsEnabled: e.SIGNALS_ENABLED,
     typeaheadEnabled: e.TYPEAHEAD_ENABLED,
     debugPages: e.DEBUG_PAGES,
+    rateLimits: { requestsPerMinute: e.RATE_LIMIT_PER_MINUTE, signInsPerMinute: e.SIGN_IN_RATE_LIMIT_PER_MINUTE },
+    imageHosts: e.IMAGE_HOSTS ?? [],
     ...(e.FACET_FIELDS ? { facetFields: e.FACET_FIELDS } : {}),
     ...(e.FIELD_DISPLAY_ORDER ? { displayOrder: e.FIELD_DISPLAY_ORDER } : {}),
   };

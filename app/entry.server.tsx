@@ -1,9 +1,12 @@
-import type { EntryContext } from "@remix-run/node";
+import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
 import { startUp } from "./start-up.server";
 import { inTurn } from "./lib/in-turn.server";
-import { setSecurityHeaders } from "./web/security-headers.server";
+import { NonceContext } from "./components/nonce";
+
+// The HTTP server's envelope (scripts/server.mjs) comes from this build, with the app's settings.
+export { serverEnvelope } from "./web/server-envelope.server";
 
 startUp();
 
@@ -18,13 +21,19 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
+  loadContext: AppLoadContext,
 ) {
+  // The server's nonce for this answer, whose Content-Security-Policy header names it.
+  const nonce = typeof loadContext?.cspNonce === "string" ? loadContext.cspNonce : undefined;
   return inTurn(() => {
     const renderStarted = performance.now();
-    const html = renderToString(<RemixServer context={remixContext} url={request.url} />);
+    const html = renderToString(
+      <NonceContext.Provider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+      </NonceContext.Provider>,
+    );
     responseHeaders.set("Content-Type", "text/html; charset=utf-8");
     responseHeaders.append("Server-Timing", `render;dur=${(performance.now() - renderStarted).toFixed(1)}`);
-    setSecurityHeaders(responseHeaders);
     return new Response(`<!DOCTYPE html>${html}`, { headers: responseHeaders, status: responseStatusCode });
   });
 }

@@ -12,6 +12,7 @@ import {
 import type { ReactNode } from "react";
 import { ErrorScreen, NotFoundScreen } from "./components/error-screen";
 import { useDocumentNavigation } from "./components/nav";
+import { useNonce } from "./components/nonce";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
 import type { loader as searchLoader } from "./routes/crib-search.search";
@@ -35,6 +36,7 @@ export function Layout({ children }: { children: ReactNode }) {
   // The search box shows the query of the results page it heads, as that page's loader read it.
   const query = useRouteLoaderData<typeof searchLoader>("routes/crib-search.search")?.view?.query ?? "";
   const signIn = useRouteLoaderData<typeof loader>("root");
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -53,8 +55,8 @@ export function Layout({ children }: { children: ReactNode }) {
           {children}
         </main>
         <SiteFooter />
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+/**
+ * The portal's HTTP server: what remix-serve does in production (compression, fingerprinted assets
+ * cached for a year, the public folder, a request log, the Remix request handler), assembled from
+ * the same packages, with the app's security envelope in front of everything
+ * (app/web/envelope.server.ts, reached through the build's entry module): unknown methods,
+ * cross-site posts and floods are refused before Remix sees them, and every answer, a static file
+ * or an error page included, carries the security headers and its own script nonce.
+ *
+ *   node scripts/server.mjs build/index.js     (PORT, HOST as for remix-serve)
+ */
+import { Buffer } from "node:buffer";
+import path from "node:path";
+import url from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import { installGlobals } from "@remix-run/node";
+import compression from "compression";
+import express from "express";
+import morgan from "morgan";
+
+process.env.NODE_ENV = process.env.NODE_ENV ?? "production";
+const buildPath = path.resolve(process.argv[2] ?? "build/index.js");
+const build = await import(url.pathToFileURL(buildPath).href);
+installGlobals({ nativeFetch: build.future.v3_singleFetch });
+
+const envelope = build.entry.module.serverEnvelope();
+const port = Number(process.env.PORT || 3000);
+
+const app = express();
+app.disable("x-powered-by");
+app.use((req, res, next) => {
+  const request = { method: req.method, url: req.originalUrl, headers: req.headers, client: req.socket.remoteAddress ?? "" };
+  const verdict = envelope.check(request);
+  for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
+  if (!verdict.refusal) {
+    res.locals.cspNonce = verdict.cspNonce;
+    return next();
+  }
+  const answer = envelope.refuse(request, verdict);
+  res.status(answer.status);
+  answer.headers.forEach((value, name) => res.setHeader(name, value));
+  answer.arrayBuffer().then((body) => res.end(Buffer.from(body)), next);
+});
+app.use(compression());
+app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
+app.use(express.static("public", { maxAge: "1h" }));
+app.use(morgan("tiny"));
+app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV, getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce }) }));
+
+const server = process.env.HOST ? app.listen(port, process.env.HOST) : app.listen(port);
+server.on("listening", () => console.log(`[crib-search] http://${process.env.HOST || "localhost"}:${port}`));
+for (const signal of ["SIGTERM", "SIGINT"]) process.once(signal, () => server.close(() => process.exit(0)));
