@@ -1,4 +1,5 @@
 /** What the item page shows of a document (spec: details-bom-signin §2 "Product detail"). */
+import { safeImageSrc } from "~/lib/safe-path";
 import type { Doc } from "./engine";
 import { formatValue, isInactive, itemDescription } from "./field-format";
 import { fieldLabel, visibleFields } from "./fields";
@@ -45,10 +46,9 @@ export function externalUrlOf(product: Doc): string | null {
   }
 }
 
-export function imageOf(product: Doc): string | null {
-  const image = product.primary_image_url_s ?? product.image;
-  if (typeof image !== "string") return null;
-  return /^(https?:\/\/|\/(?!\/))/.test(image) ? image : null;
+/** The item's image: a path of this site or an address of an allowed image host, else none. */
+export function imageOf(product: Doc, imageOrigins: readonly string[]): string | null {
+  return safeImageSrc(product.primary_image_url_s ?? product.image, imageOrigins);
 }
 
 export { isInactive };

@@ -63,7 +63,7 @@ export async function loadProductPage(request: Request, rawId: string | undefine
   // eslint-disable-next-line no-control-regex
   if (id.length > 200 || /[\u0000-\u001f\u007f]/.test(id)) throw json({ message: "Product not found", back }, { status: 404 });
   const context = { requestId: requestIdOf(request), signal: request.signal };
-  const { search: service, searchConfig } = services();
+  const { search: service, searchConfig, config } = services();
   let product;
   let degraded: boolean;
   try {
@@ -115,7 +115,7 @@ export async function loadProductPage(request: Request, rawId: string | undefine
     title: titleOf(product),
     inactive: isInactive(product),
     specification: specificationOf(product, searchConfig.displayOrder),
-    image: imageOf(product),
+    image: imageOf(product, config.imageHosts),
     externalHref: externalUrlOf(product) ? `${productPath(product.id)}/external` : null,
     whereUsedHref: `${whereUsedPath(itemNumber)}?${new URLSearchParams({ back: self, via: "pdp_where_used" })}`,
     exportHref: exportCsvPath("/product", product.id, { via: "pdp_export" }),
