@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import { contentSecurityPolicy, createEnvelope, refusalResponse, type EnvelopeRequest } from "./envelope.server";
+
+const request = (over: Partial<EnvelopeRequest> = {}): EnvelopeRequest => ({
+  method: "GET",
+  url: "/crib-search/search?q=pump",
+  headers: { host: "portal.example" },
+  client: "10.0.0.1",
+  ...over,
+});
+
+describe("the security envelope", () => {
+  const envelope = createEnvelope({ appUrl: "http://portal.example", formTargets: ["https://idp.example"] });
+
+  it("gives every answer the security headers and a fresh nonce that the CSP names", () => {
+    const a = envelope(request());
+    const b = envelope(request());
+    expect(a.refusal).toBeNull();
+    expect(a.cspNonce).not.toBe(b.cspNonce);
+    expect(a.cspNonce.length).toBeGreaterThanOrEqual(16);
+    const csp = a.headers["Content-Security-Policy"]!;
+    expect(csp).toContain(`script-src 'nonce-${a.cspNonce}' 'strict-dynamic'`);
+    for (const part of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'self'", "form-action 'self' https://idp.example"]) expect(csp).toContain(part);
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(a.headers["X-Content-Type-Options"]).toBe("nosniff");
+    expect(a.headers["Referrer-Policy"]).toBe("same-origin");
+    expect(a.headers["Strict-Transport-Security"]).toBeUndefined();
+  });
+
+  it("sends HSTS when the portal is served over https", () => {
+    const secure = createEnvelope({ appUrl: "https://portal.example" });
+    expect(secure(request()).headers["Strict-Transport-Security"]).toMatch(/^max-age=\d+/);
+  });
+
+  it.each(["TRACE", "PUT", "DELETE", "PATCH", "CONNECT", "PROPFIND"])("refuses %s with 405 and Allow", (method) => {
+    const verdict = envelope(request({ method }));
+    expect(verdict.refusal).toMatchObject({ status: 405, headers: { Allow: "GET, HEAD, POST" } });
+  });
+
+  it("refuses a POST from another site with 403, by Fetch metadata or by Origin", () => {
+    expect(envelope(request({ method: "POST", headers: { host: "portal.example", "sec-fetch-site": "cross-site" } })).refusal?.status).toBe(403);
+    expect(envelope(request({ method: "POST", headers: { host: "portal.example", "sec-fetch-site": "same-site" } })).refusal?.status).toBe(403);
+    expect(envelope(request({ method: "POST", headers: { host: "portal.example", origin: "http://evil.example" } })).refusal?.status).toBe(403);
+    expect(envelope(request({ method: "POST", headers: { host: "portal.example", origin: "null" } })).refusal?.status).toBe(403);
+  });
+
+  it("lets a POST from the portal itself through, and a GET from anywhere", () => {
+    expect(envelope(request({ method: "POST", headers: { host: "portal.example", "sec-fetch-site": "same-origin" } })).refusal).toBeNull();
+    expect(envelope(request({ method: "POST", headers: { host: "portal.example", origin: "http://portal.example" } })).refusal).toBeNull();
+    expect(envelope(request({ headers: { host: "portal.example", "sec-fetch-site": "cross-site" } })).refusal).toBeNull();
+  });
+});
+
+describe("rate limits", () => {
+  function clock() {
+    let t = 0;
+    return { now: () => t, advance: (ms: number) => (t += ms) };
+  }
+
+  it("answer 429 with Retry-After beyond a burst of sign-ins, per client, and let the client in again later", () => {
+    const c = clock();
+    const envelope = createEnvelope({ appUrl: "http://portal.example", signInsPerMinute: 6, now: c.now });
+    const login = (client = "10.0.0.1") => envelope(request({ url: "/login?start=1", client }));
+    const answers = Array.from({ length: 5 }, () => login().refusal?.status ?? 200);
+    expect(answers).toEqual([200, 200, 200, 429, 429]);
+    const refused = login().refusal!;
+    expect(Number(refused.headers?.["Retry-After"])).toBeGreaterThanOrEqual(1);
+    expect(login("10.0.0.2").refusal).toBeNull();
+    c.advance(10_000);
+    expect(login().refusal).toBeNull();
+  });
+
+  it("count callbacks and posts as sign-ins, pages not", () => {
+    const envelope = createEnvelope({ appUrl: "http://portal.example", signInsPerMinute: 3, now: () => 0 });
+    for (let i = 0; i < 20; i++) expect(envelope(request()).refusal).toBeNull();
+    envelope(request({ url: "/callback?state=x" }));
+    envelope(request({ method: "POST", url: "/logout", headers: { host: "portal.example", origin: "http://portal.example" } }));
+    envelope(request({ url: "/login" }));
+    expect(envelope(request({ url: "/callback" })).refusal?.status).toBe(429);
+  });
+
+  it("hold a flood of page requests back while a person's pace passes, and leave build assets out", () => {
+    const c = clock();
+    const envelope = createEnvelope({ appUrl: "http://portal.example", requestsPerMinute: 120, now: c.now });
+    let refused = 0;
+    for (let i = 0; i < 200; i++) if (envelope(request()).refusal) refused++;
+    expect(refused).toBeGreaterThan(150);
+    for (let i = 0; i < 50; i++) expect(envelope(request({ url: "/build/_shared/chunk-X.js" })).refusal).toBeNull();
+    // A person: a page every two seconds.
+    c.advance(60_000);
+    for (let i = 0; i < 30; i++) {
+      c.advance(2_000);
+      expect(envelope(request()).refusal).toBeNull();
+    }
+  });
+
+  it("are off at 0", () => {
+    const envelope = createEnvelope({ appUrl: "http://portal.example", requestsPerMinute: 0, signInsPerMinute: 0 });
+    for (let i = 0; i < 500; i++) expect(envelope(request({ url: "/login" })).refusal).toBeNull();
+  });
+});
+
+describe("refusalResponse", () => {
+  const envelope = createEnvelope({ appUrl: "http://portal.example" });
+  const page = (message: string, status: number) => new Response(`<h1>${message}</h1>`, { status, headers: { "Content-Type": "text/html" } });
+
+  it("answers the API in its error envelope and pages with the problem page, each with the headers", async () => {
+    const api = request({ method: "TRACE", url: "/api/search" });
+    const json = refusalResponse(api, envelope(api), "req-1", page);
+    expect(json.status).toBe(405);
+    expect(await json.json()).toEqual({ error: { message: "This method is not allowed here.", status: 405, requestId: "req-1" } });
+    expect(json.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(json.headers.get("Allow")).toBe("GET, HEAD, POST");
+    const html = refusalResponse(request({ method: "PUT" }), envelope(request({ method: "PUT" })), "req-2", page);
+    expect(await html.text()).toContain("This method is not allowed here.");
+    expect(html.headers.get("Content-Security-Policy")).toContain("default-src 'self'");
+  });
+});
+
+it("lists allowed image hosts in img-src", () => {
+  expect(contentSecurityPolicy("n", { imageHosts: ["https://images.example"] })).toContain("img-src 'self' https://images.example data:");
+});
