@@ -350,3 +350,32 @@ export function exportDates(): string[] {
   const now = Date.now();
   return [now - 60_000, now, now + 60_000].map((t) => new Date(t).toISOString().slice(0, 10));
 }
+
+/**
+ * The total a BOM or Where Used section shows: the "of N" of its range, or 0 when it says it has
+ * no records.
+ */
+export async function sectionTotal(page: Page, title: string): Promise<number> {
+  const section = bomSection(page, title);
+  await expect(section.getByRole("heading", { name: title, exact: true })).toBeVisible();
+  if ((await section.locator(".range").count()) === 0) {
+    await expect(section.getByText(/^No /), `${title} has no range, so it says it is empty`).toBeVisible();
+    return 0;
+  }
+  const range = (await section.locator(".range").textContent()) ?? "";
+  const match = / of (\d+)$/.exec(range.trim());
+  if (!match) throw new Error(`unexpected range in ${title}: ${range}`);
+  return Number(match[1]);
+}
+
+/**
+ * The BOM counts the item's BOM page shows (`/bom/{item}`, or the single-type page it redirects to),
+ * read from the page and not from the export, so they can check what the export holds.
+ */
+export async function bomPageTotals(page: Page, item: string): Promise<BomCounts> {
+  const response = await page.goto(`/bom/${encodeURIComponent(item)}`);
+  expect(response?.status(), `BOM page of ${item}`).toBe(200);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(item);
+  const total = async (title: string) => ((await bomSection(page, title).count()) === 0 ? 0 : sectionTotal(page, title));
+  return { asset: await total("Asset BOM"), pm: await total("PM BOM"), other: await total("Other BOM Items") };
+}
