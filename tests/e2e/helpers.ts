@@ -4,9 +4,9 @@
  * hydration, pressing a submit button that only exists without JavaScript).
  */
 import { expect, type APIRequestContext, type Locator, type Page, type TestInfo } from "@playwright/test";
+import { HOME_PATH, SEARCH_PATH, searchUrl, urlWith } from "../search-urls";
 
-export const SEARCH_PATH = "/crib-search/search";
-export const HOME_PATH = "/crib-search";
+export { HOME_PATH, SEARCH_PATH, searchUrl, urlWith };
 
 /** Facet keys (URL names) and the labels the panel shows. */
 export const FACET_LABELS = {
@@ -26,16 +26,6 @@ export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** A search URL from parameters (repeated parameters as arrays), in the order given. */
-export function searchUrl(params: Record<string, string | number | (string | number)[]> = {}, path = SEARCH_PATH): string {
-  const sp = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) {
-    for (const v of Array.isArray(value) ? value : [value]) sp.append(name, String(v));
-  }
-  const qs = sp.toString();
-  return qs ? `${path}?${qs}` : path;
-}
-
 /** The current URL's path and query, e.g. `/crib-search/search?q=pump`. */
 export function currentPath(page: Page): string {
   const url = new URL(page.url());
@@ -44,12 +34,6 @@ export function currentPath(page: Page): string {
 
 export function currentParams(page: Page): URLSearchParams {
   return new URL(page.url()).searchParams;
-}
-
-/** Matches a URL whose path is `path` and whose query parameters are exactly `params` (any order). */
-export function urlWith(path: string, params: [string, string][] = []): (url: URL) => boolean {
-  const want = params.map(([n, v]) => `${n}=${v}`).sort().join("&");
-  return (url: URL) => url.pathname === path && [...url.searchParams].map(([n, v]) => `${n}=${v}`).sort().join("&") === want;
 }
 
 /**
