@@ -11,8 +11,8 @@ export default defineConfig({
     include: ["tests/http/**/*.test.ts"],
     environment: "node",
     globalSetup: ["tests/http/global-setup.ts"],
-    // One server for every file; the tests only read, so they may run side by side.
-    hookTimeout: 180_000,
+    // One server for every file; no test changes what another reads, so they may run side by side. A busy machine
+    // may be slow to answer, which is no failure: the tests assert what comes back, not when.
     testTimeout: 30_000,
   },
 });
