@@ -37,11 +37,13 @@ export function currentParams(page: Page): URLSearchParams {
 }
 
 /**
- * With JavaScript, waits until React has hydrated the search page: the no-JS-only `Sort` button is
- * removed by the first client effect. Without JavaScript there is nothing to wait for.
+ * With JavaScript, waits until React has hydrated the search page: React has taken over the page,
+ * and the no-JS-only `Sort` button is removed by the first client effect (on a page without that
+ * button the first check alone holds). Without JavaScript there is nothing to wait for.
  */
 export async function waitForHydration(page: Page, testInfo: TestInfo): Promise<void> {
   if (!isJs(testInfo)) return;
+  await waitForReact(page, testInfo);
   await expect(page.getByRole("button", { name: "Sort", exact: true })).toHaveCount(0);
 }
 
