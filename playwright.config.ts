@@ -2,8 +2,6 @@ import { defineConfig } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
-/** A second portal, configured with Fusion pointing at the stand-in. */
-export const FUSION_PORTAL_URL = `http://127.0.0.1:${PORT + 1}`;
 /**
  * A third portal whose search platform is never there (nothing listens on its port) and whose backup
  * is the first portal's /api (BACKEND_URL): every search is answered by the product backend.
@@ -11,9 +9,27 @@ export const FUSION_PORTAL_URL = `http://127.0.0.1:${PORT + 1}`;
 export const BACKEND_MODE_URL = `http://127.0.0.1:${PORT + 2}`;
 /** A port of the tests' range that no test server takes: Fusion's connections are refused there. */
 const NOBODY_URL = `http://127.0.0.1:${PORT + 95}`;
-export const STAND_IN_URL = `http://127.0.0.1:${PORT + 90}`;
-/** The stand-in's supervisor (tests/fusion-stand-in/supervisor.ts): POST /kill, POST /start, GET /status. */
-export const STAND_IN_CONTROL_URL = `http://127.0.0.1:${PORT + 91}`;
+
+/**
+ * The Fusion journeys steer their stand-in (faults, kills), so each browser project has its own:
+ * a portal configured with Fusion, the stand-in, and its supervisor (tests/fusion-stand-in/supervisor.ts:
+ * POST /kill, POST /start, GET /status). The two projects never wait for each other.
+ */
+export interface FusionRig {
+  /** The portal whose search platform is the stand-in. */
+  portalUrl: string;
+  standInUrl: string;
+  controlUrl: string;
+}
+const FUSION_RIGS = {
+  js: { portal: PORT + 1, standIn: PORT + 90, control: PORT + 91 },
+  nojs: { portal: PORT + 3, standIn: PORT + 92, control: PORT + 93 },
+} as const;
+const url = (port: number) => `http://127.0.0.1:${port}`;
+function rig(name: keyof typeof FUSION_RIGS): FusionRig {
+  const ports = FUSION_RIGS[name];
+  return { portalUrl: url(ports.portal), standInUrl: url(ports.standIn), controlUrl: url(ports.control) };
+}
 const FUSION_SPECS = /fusion\.spec\.ts$/;
 
 const QUIET_SERVER = { reuseExistingServer: !process.env.CI, timeout: 120_000, stdout: "ignore", stderr: "pipe" } as const;
@@ -61,25 +77,29 @@ export default defineConfig({
   projects: [
     { name: "js", use: { javaScriptEnabled: true }, testIgnore: FUSION_SPECS },
     { name: "nojs", use: { javaScriptEnabled: false }, testIgnore: FUSION_SPECS },
-    // The Fusion journeys steer one shared stand-in (faults), so the two runs go one after the other.
-    { name: "fusion-js", use: { javaScriptEnabled: true, baseURL: FUSION_PORTAL_URL }, testMatch: FUSION_SPECS, fullyParallel: false },
-    {
-      name: "fusion-nojs",
-      use: { javaScriptEnabled: false, baseURL: FUSION_PORTAL_URL },
+    // Each Fusion project steers a stand-in of its own; within a project the journeys go one after the other.
+    ...(["js", "nojs"] as const).map((name) => ({
+      name: `fusion-${name}`,
+      use: { javaScriptEnabled: name === "js", baseURL: rig(name).portalUrl },
+      metadata: { fusion: rig(name) },
       testMatch: FUSION_SPECS,
       fullyParallel: false,
-      dependencies: ["fusion-js"],
-    },
+    })),
   ],
   webServer: [
     portal(PORT),
-    {
-      // The stand-in as a child of its supervisor, so a test can kill its process and start it again.
-      command: `npx tsx tests/fusion-stand-in/supervisor.ts --port ${PORT + 90} --control-port ${PORT + 91} --catalog .cache/e2e/stand-in.db --items 5000`,
-      url: `${STAND_IN_URL}/api`,
-      ...QUIET_SERVER,
-    },
-    portal(PORT + 1, { E2E_FUSION_URL: STAND_IN_URL, E2E_CATALOG_DB: ".cache/e2e/fusion-fallback.db", E2E_TYPEAHEAD: "true" }),
+    ...(["js", "nojs"] as const).flatMap((name) => {
+      const ports = FUSION_RIGS[name];
+      return [
+        {
+          // The stand-in as a child of its supervisor, so a test can kill its process and start it again.
+          command: `npx tsx tests/fusion-stand-in/supervisor.ts --port ${ports.standIn} --control-port ${ports.control} --catalog .cache/e2e/stand-in-${name}.db --items 5000`,
+          url: `${url(ports.standIn)}/api`,
+          ...QUIET_SERVER,
+        },
+        portal(ports.portal, { E2E_FUSION_URL: url(ports.standIn), E2E_CATALOG_DB: `.cache/e2e/fusion-fallback-${name}.db`, E2E_TYPEAHEAD: "true" }),
+      ];
+    }),
     // Its own catalogue is a small one, so that results from it would show in the counts. It is
     // ready without its backend, which it asks only when a page needs it.
     portal(PORT + 2, { E2E_FUSION_URL: NOBODY_URL, E2E_BACKEND_URL: BASE_URL, E2E_CATALOG_DB: ".cache/e2e/backend-mode.db", E2E_SAMPLE_ITEMS: "50" }),

@@ -140,7 +140,7 @@ describe("SearchService.suggest", () => {
 });
 
 describe("SearchService circuit breaker", () => {
-  it("skips the primary entirely after 3 consecutive outages and answers fast from the fallback", async () => {
+  it("skips the primary entirely after 3 consecutive outages and answers from the fallback without waiting for it", async () => {
     let hang = false;
     const primary = fakeEngine("fusion", async () => {
       if (hang) await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -151,10 +151,9 @@ describe("SearchService circuit breaker", () => {
     for (let i = 0; i < 3; i++) expect((await svc.search(request)).degraded).toBe(true);
     expect(primary.calls.search).toBe(3);
 
+    // The primary would now hang: the answer comes from the fallback because the primary is not asked.
     hang = true;
-    const started = performance.now();
     const fourth = await svc.search(request);
-    expect(performance.now() - started).toBeLessThan(100);
     expect(fourth).toMatchObject({ engine: "embedded", degraded: true });
     expect(primary.calls.search).toBe(3);
     expect(svc.status()).toMatchObject({ serving: "embedded", primary: { name: "fusion", breaker: { state: "open", consecutiveFailures: 3 } } });

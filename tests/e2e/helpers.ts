@@ -4,9 +4,9 @@
  * hydration, pressing a submit button that only exists without JavaScript).
  */
 import { expect, type APIRequestContext, type Locator, type Page, type TestInfo } from "@playwright/test";
+import { HOME_PATH, SEARCH_PATH, searchUrl, urlWith } from "../search-urls";
 
-export const SEARCH_PATH = "/crib-search/search";
-export const HOME_PATH = "/crib-search";
+export { HOME_PATH, SEARCH_PATH, searchUrl, urlWith };
 
 /** Facet keys (URL names) and the labels the panel shows. */
 export const FACET_LABELS = {
@@ -26,16 +26,6 @@ export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** A search URL from parameters (repeated parameters as arrays), in the order given. */
-export function searchUrl(params: Record<string, string | number | (string | number)[]> = {}, path = SEARCH_PATH): string {
-  const sp = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) {
-    for (const v of Array.isArray(value) ? value : [value]) sp.append(name, String(v));
-  }
-  const qs = sp.toString();
-  return qs ? `${path}?${qs}` : path;
-}
-
 /** The current URL's path and query, e.g. `/crib-search/search?q=pump`. */
 export function currentPath(page: Page): string {
   const url = new URL(page.url());
@@ -46,18 +36,14 @@ export function currentParams(page: Page): URLSearchParams {
   return new URL(page.url()).searchParams;
 }
 
-/** Matches a URL whose path is `path` and whose query parameters are exactly `params` (any order). */
-export function urlWith(path: string, params: [string, string][] = []): (url: URL) => boolean {
-  const want = params.map(([n, v]) => `${n}=${v}`).sort().join("&");
-  return (url: URL) => url.pathname === path && [...url.searchParams].map(([n, v]) => `${n}=${v}`).sort().join("&") === want;
-}
-
 /**
- * With JavaScript, waits until React has hydrated the search page: the no-JS-only `Sort` button is
- * removed by the first client effect. Without JavaScript there is nothing to wait for.
+ * With JavaScript, waits until React has hydrated the search page: React has taken over the page,
+ * and the no-JS-only `Sort` button is removed by the first client effect (on a page without that
+ * button the first check alone holds). Without JavaScript there is nothing to wait for.
  */
 export async function waitForHydration(page: Page, testInfo: TestInfo): Promise<void> {
   if (!isJs(testInfo)) return;
+  await waitForReact(page, testInfo);
   await expect(page.getByRole("button", { name: "Sort", exact: true })).toHaveCount(0);
 }
 
@@ -349,4 +335,33 @@ export async function findBomItem(
 export function exportDates(): string[] {
   const now = Date.now();
   return [now - 60_000, now, now + 60_000].map((t) => new Date(t).toISOString().slice(0, 10));
+}
+
+/**
+ * The total a BOM or Where Used section shows: the "of N" of its range, or 0 when it says it has
+ * no records.
+ */
+export async function sectionTotal(page: Page, title: string): Promise<number> {
+  const section = bomSection(page, title);
+  await expect(section.getByRole("heading", { name: title, exact: true })).toBeVisible();
+  if ((await section.locator(".range").count()) === 0) {
+    await expect(section.getByText(/^No /), `${title} has no range, so it says it is empty`).toBeVisible();
+    return 0;
+  }
+  const range = (await section.locator(".range").textContent()) ?? "";
+  const match = / of (\d+)$/.exec(range.trim());
+  if (!match) throw new Error(`unexpected range in ${title}: ${range}`);
+  return Number(match[1]);
+}
+
+/**
+ * The BOM counts the item's BOM page shows (`/bom/{item}`, or the single-type page it redirects to),
+ * read from the page and not from the export, so they can check what the export holds.
+ */
+export async function bomPageTotals(page: Page, item: string): Promise<BomCounts> {
+  const response = await page.goto(`/bom/${encodeURIComponent(item)}`);
+  expect(response?.status(), `BOM page of ${item}`).toBe(200);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(item);
+  const total = async (title: string) => ((await bomSection(page, title).count()) === 0 ? 0 : sectionTotal(page, title));
+  return { asset: await total("Asset BOM"), pm: await total("PM BOM"), other: await total("Other BOM Items") };
 }

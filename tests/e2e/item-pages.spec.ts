@@ -10,7 +10,7 @@ import { expect, test, type Page } from "@playwright/test";
 import {
   apiSearch,
   bomColumnTexts,
-  bomCounts,
+  bomPageTotals,
   bomSection,
   breadcrumbs,
   columnTexts,
@@ -23,6 +23,7 @@ import {
   resultsHeading,
   SEARCH_PATH,
   searchUrl,
+  sectionTotal,
   shownTotal,
   specificationRows,
   urlWith,
@@ -440,10 +441,11 @@ test.describe("hostile item numbers in the path", () => {
   });
 });
 
-test("BOM counts found through the export agree with the Where Used page", async ({ page, request }) => {
-  // Guards the test data helper itself: the counts it reads are the ones the pages show.
-  const { item, counts } = await findBomItem(request, (c) => c.asset > 0, "is used in an asset BOM");
+test("BOM counts found through the export agree with the Where Used and BOM pages", async ({ page, request }) => {
+  // Guards the test data helper itself: every count it reads from the export is the one the pages show.
+  const { item, counts } = await findBomItem(request, (c) => c.asset > 0 && c.pm + c.other > 0, "is in an asset BOM and one of another type");
   await page.goto(whereUsedPath(item));
-  await expect(bomSection(page, "Asset BOM").locator(".range")).toHaveText(new RegExp(` of ${counts.asset}$`));
-  expect(await bomCounts(request, item)).toEqual(counts);
+  expect(await sectionTotal(page, "Asset BOM"), "Where Used: Asset BOM").toBe(counts.asset);
+  expect(await sectionTotal(page, "PM BOM"), "Where Used: PM BOM").toBe(counts.pm);
+  expect(await bomPageTotals(page, item)).toEqual(counts);
 });

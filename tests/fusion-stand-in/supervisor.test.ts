@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildSampleCatalog } from "../../app/search/engines/embedded/catalog-build.server";
 import { freePort } from "../processes";
 
@@ -13,7 +13,7 @@ const STEP_MS = 60_000;
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fusion-supervisor-"));
 const catalogPath = path.join(dir, "catalog.db");
-let supervisor: ChildProcess;
+let supervisor: ChildProcess | undefined;
 let output = "";
 let standInUrl: string;
 let controlUrl: string;
@@ -49,28 +49,43 @@ async function standIn(): Promise<string> {
   }
 }
 
-beforeAll(async () => {
-  buildSampleCatalog(catalogPath, { items: 300 });
+function running(child: ChildProcess | undefined): child is ChildProcess {
+  return child !== undefined && child.exitCode === null && child.signalCode === null;
+}
+
+/** Starts a supervisor on ports of its own and waits until its stand-in answers. */
+async function startSupervisor(): Promise<void> {
   const [port, controlPort] = [await freePort(), await freePort()];
   standInUrl = `http://127.0.0.1:${port}`;
   controlUrl = `http://127.0.0.1:${controlPort}`;
+  output = "";
   // Node itself with tsx's loader, so the pid is the supervisor's and signals reach it directly.
-  supervisor = spawn(
+  const child = spawn(
     process.execPath,
     ["--import", "tsx", "tests/fusion-stand-in/supervisor.ts", "--port", String(port), "--control-port", String(controlPort), "--catalog", catalogPath],
     { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
   );
-  supervisor.stdout!.on("data", (chunk: Buffer) => (output += chunk));
-  supervisor.stderr!.on("data", (chunk: Buffer) => (output += chunk));
+  supervisor = child;
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk));
   const deadline = Date.now() + STARTUP_MS;
   while ((await standIn()) !== "ok") {
-    if (supervisor.exitCode !== null || Date.now() > deadline) throw new Error(`The supervisor did not start the stand-in:\n${output}`);
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`The supervisor did not start the stand-in:\n${output}`);
     await sleep(200);
   }
+}
+
+beforeAll(() => buildSampleCatalog(catalogPath, { items: 300 }));
+
+// Every test starts from a running supervisor with its stand-in up, whatever the test before it
+// did (killed the stand-in, ended the supervisor), so each can run alone and in any order.
+beforeEach(async () => {
+  if (!running(supervisor)) return startSupervisor();
+  expect((await control("POST", "/start")).body.running).toBe(true);
 }, STARTUP_MS + 10_000);
 
 afterAll(async () => {
-  if (supervisor && supervisor.exitCode === null && supervisor.signalCode === null) supervisor.kill("SIGKILL");
+  if (running(supervisor)) supervisor.kill("SIGKILL");
   for (const pid of pids) if (processExists(pid)) process.kill(pid, "SIGKILL");
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -101,8 +116,12 @@ describe("stand-in supervisor", () => {
   it(
     "start brings a new stand-in up on the same port; starting again keeps it",
     async () => {
+      const before = (await control("GET", "/status")).body.pid;
+      await control("POST", "/kill");
+      expect(await standIn()).toBe("ECONNREFUSED");
       const started = await control("POST", "/start");
       expect(started).toEqual({ status: 200, body: { running: true, pid: expect.any(Number) } });
+      expect(started.body.pid).not.toBe(before);
       expect(await standIn()).toBe("ok");
       expect(await control("POST", "/start")).toEqual(started);
       expect((await control("GET", "/status")).body).toEqual(started.body);
@@ -114,8 +133,9 @@ describe("stand-in supervisor", () => {
     "SIGTERM ends the supervisor and leaves no stand-in behind",
     async () => {
       const { pid } = (await control("GET", "/status")).body;
-      const exited = new Promise<number | null>((resolve) => supervisor.once("exit", (code) => resolve(code)));
-      supervisor.kill("SIGTERM");
+      const child = supervisor!;
+      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      child.kill("SIGTERM");
       expect(await exited).toBe(0);
       expect(processExists(pid)).toBe(false);
       expect(await standIn()).toBe("ECONNREFUSED");

@@ -276,13 +276,10 @@ describe("FusionEngine.search errors (core-search §8)", () => {
         return HttpResponse.json(solrBody([]));
       }),
     );
-    const started = performance.now();
+    // The handler never answers, so only the engine's own timeout can end the search.
     const error = await rejection(engine({ timeoutMs: 200 }).search(searchRequest()));
-    const elapsed = performance.now() - started;
     expect(error.message).toBe("Request timeout - Fusion service may be slow or unreachable");
     expect(error.reason).toBe("timeout");
-    expect(elapsed).toBeGreaterThanOrEqual(180);
-    expect(elapsed).toBeLessThan(900);
   });
 
   // msw does not tie a mocked body stream to the request's signal, so this one uses a real socket.

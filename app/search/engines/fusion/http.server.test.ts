@@ -171,9 +171,8 @@ describe("Fusion's status probe", () => {
     const base = await serve(() => {
       // never answers
     });
-    const started = performance.now();
+    // Only the client's timeout can end this probe: without it the test would time out.
     expect(await fusionStatus(`${base}/`, { timeoutMs: 100 })).toBeNull();
-    expect(performance.now() - started).toBeLessThan(1_000);
 
     const closed = await serve(() => {});
     const server = servers.pop()!;

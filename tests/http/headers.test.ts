@@ -1,0 +1,108 @@
+/**
+ * What the portal's responses carry over real HTTP: the security headers of every HTML page, the
+ * Server-Timing of searches, and the attributes of the result-click cookie.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { searchUrl } from "../search-urls";
+import { get } from "./server";
+
+const SECURITY_HEADERS = {
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "same-origin",
+  "x-frame-options": "DENY",
+  "cross-origin-opener-policy": "same-origin",
+  "permissions-policy": "camera=(), microphone=(), geolocation=()",
+};
+
+/** Server-Timing metrics by name, each with its duration. */
+function serverTiming(response: Response): Record<string, number> {
+  const header = response.headers.get("server-timing") ?? "";
+  const metrics: Record<string, number> = {};
+  for (const part of header.split(",").map((p) => p.trim()).filter(Boolean)) {
+    const [name, ...params] = part.split(";").map((p) => p.trim());
+    const dur = params.find((p) => p.startsWith("dur="));
+    metrics[name!] = Number(dur?.slice("dur=".length));
+  }
+  return metrics;
+}
+
+/** A results row's link to its item page (a result click), as the search page writes it. */
+async function resultLink(query: string): Promise<string> {
+  const html = await (await get(searchUrl({ q: query }))).text();
+  const href = /href="(\/product\/[^"]*via=result[^"]*)"/.exec(html)?.[1];
+  expect(href, `a result link on the search page for ${query}`).toBeDefined();
+  return href!.replaceAll("&amp;", "&");
+}
+
+let item: string;
+
+beforeAll(async () => {
+  const body = await (await get("/api/search?q=pump&rows=1")).json();
+  item = body.data.docs[0].item_number_s;
+  expect(item).toBeTruthy();
+});
+
+describe("security headers", () => {
+  const pages: [string, () => string, number][] = [
+    ["the home page", () => "/crib-search", 200],
+    ["a search page", () => searchUrl({ q: "pump" }), 200],
+    ["an item page", () => `/product/${encodeURIComponent(item)}`, 200],
+    ["a Where Used page", () => `/where-used/${encodeURIComponent(item)}`, 200],
+    ["a missing item's page", () => "/product/NO-SUCH-ITEM-0000", 404],
+    ["an unknown page", () => "/no/such/page", 404],
+  ];
+  it.each(pages)("%s carries every security header", async (_what, path, status) => {
+    const response = await get(path());
+    expect(response.status).toBe(status);
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(response.headers.get(name), name).toBe(value);
+  });
+});
+
+describe("Server-Timing", () => {
+  it("a search page reports the engine's, the app's and the render's time", async () => {
+    const response = await get(searchUrl({ q: "pump" }));
+    expect(response.status).toBe(200);
+    const metrics = serverTiming(response);
+    expect(Object.keys(metrics).sort()).toEqual(["app", "engine", "render"]);
+    for (const [name, dur] of Object.entries(metrics)) expect(dur, name).toBeGreaterThanOrEqual(0);
+  });
+
+  it("the search API reports the engine's time", async () => {
+    const response = await get("/api/search?q=pump&rows=1");
+    expect(response.status).toBe(200);
+    const metrics = serverTiming(response);
+    expect(Object.keys(metrics)).toEqual(["engine"]);
+    expect(metrics.engine).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe("the result-click cookie", () => {
+  it("is HttpOnly, SameSite=Lax, for the item pages only, for 30 minutes", async () => {
+    const response = await get(await resultLink("pump"));
+    expect(response.status).toBe(200);
+    const cookies = response.headers.getSetCookie().filter((c) => c.startsWith("result-click="));
+    expect(cookies).toHaveLength(1);
+    const [pair, ...attributes] = cookies[0]!.split(";").map((p) => p.trim());
+    expect(pair).toMatch(/^result-click=[^;\s]+$/);
+    const named = new Map(attributes.map((a) => [a.split("=")[0]!.toLowerCase(), a.includes("=") ? a.slice(a.indexOf("=") + 1) : true]));
+    expect(named.get("httponly")).toBe(true);
+    expect(named.get("samesite")).toBe("Lax");
+    expect(named.get("path")).toBe("/product");
+    expect(named.get("max-age")).toBe(String(30 * 60));
+    expect(named.has("domain")).toBe(false);
+  });
+
+  it("is not set by an item page opened directly, nor by the same click again", async () => {
+    const direct = await get(`/product/${encodeURIComponent(item)}`);
+    expect(direct.status).toBe(200);
+    expect(direct.headers.getSetCookie().filter((c) => c.startsWith("result-click="))).toEqual([]);
+
+    const link = await resultLink("valve");
+    const first = await get(link);
+    const cookie = first.headers.getSetCookie().find((c) => c.startsWith("result-click="))!.split(";")[0]!;
+    const again = await get(link, { headers: { Cookie: cookie } });
+    expect(again.status).toBe(200);
+    expect(again.headers.getSetCookie().filter((c) => c.startsWith("result-click="))).toEqual([]);
+  });
+});
