@@ -10,6 +10,10 @@ const env = {
   CATALOG_DB: process.env.E2E_CATALOG_DB ?? path.join(root, ".cache/e2e/catalog.db"),
   SAMPLE_ITEMS: process.env.E2E_SAMPLE_ITEMS ?? "5000",
   EXPORT_LIMIT: process.env.EXPORT_LIMIT ?? "1000",
+  // The suites send far more requests from one address than a person would: limits off unless a
+  // test turns them on.
+  RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? "0",
+  SIGN_IN_RATE_LIMIT_PER_MINUTE: process.env.SIGN_IN_RATE_LIMIT_PER_MINUTE ?? "0",
 };
 // The Fusion browser tests run a second portal against the stand-in (E2E_FUSION_URL); the others
 // never see a search platform configured on the machine.

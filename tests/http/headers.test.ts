@@ -9,7 +9,7 @@ import { get } from "./server";
 const SECURITY_HEADERS = {
   "x-content-type-options": "nosniff",
   "referrer-policy": "same-origin",
-  "x-frame-options": "DENY",
+  "x-frame-options": "SAMEORIGIN",
   "cross-origin-opener-policy": "same-origin",
   "permissions-policy": "camera=(), microphone=(), geolocation=()",
 };
