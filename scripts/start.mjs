@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm start`: builds the app when the build is missing or older than its sources, then serves it
-// with remix-serve on PORT (default 3000), one worker per core (scripts/serve.mjs).
+// on PORT (default 3000), one worker per core (scripts/serve.mjs).
 import { spawnSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
