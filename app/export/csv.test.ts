@@ -2,6 +2,9 @@ import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import { BOM, cellText, csvDocument, csvHeader, csvLine, csvRows, neutralizeCell, previewCell } from "./csv";
 
+/** A payload as neutralised: a leading `'`, and one before a trigger that starts a later line. */
+const quoted = (payload: string) => `'${payload.replace(/(\r\n|\r|\n)(?=[=+\-@])/g, "$1'")}`;
+
 /** Parses CSV text the way a spreadsheet import would, minus the BOM and the final empty record. */
 function parse(text: string): string[][] {
   const body = text.startsWith(BOM) ? text.slice(1) : text;
@@ -99,9 +102,7 @@ describe("neutralizeCell", () => {
   ];
 
   it.each(payloads)("prefixes %j with a single quote", (payload) => {
-    const out = neutralizeCell(payload);
-    expect(out.startsWith("'")).toBe(true);
-    expect(out.slice(1)).toBe(payload);
+    expect(neutralizeCell(payload)).toBe(quoted(payload));
   });
 
   it.each(["-5", "-3.25", "-0.5", "-1e-7", "-1E+21", "-2.5e3"])("leaves the plain negative number %j alone", (n) => {
@@ -118,7 +119,7 @@ describe("neutralizeCell", () => {
   it("does not take a negative number with anything around it as a number", () => {
     expect(neutralizeCell(" -5")).toBe("' -5");
     expect(neutralizeCell("-5 ")).toBe("'-5 ");
-    expect(neutralizeCell("-5\n=1+2")).toBe("'-5\n=1+2");
+    expect(neutralizeCell("-5\n=1+2")).toBe("'-5\n'=1+2");
   });
 });
 
@@ -266,8 +267,7 @@ describe("csvDocument", () => {
       expect(row).toHaveLength(values.length);
       payloads.forEach((payload, i) => {
         const cell = row[i] ?? "";
-        expect(cell.startsWith("'"), JSON.stringify(payload)).toBe(true);
-        expect(cell.slice(1)).toBe(payload);
+        expect(cell, JSON.stringify(payload)).toBe(quoted(payload));
       });
       expect(row.slice(payloads.length)).toEqual(plain.map((v) => cellText(v)));
       expect(row.slice(payloads.length)).toEqual([
@@ -332,5 +332,36 @@ describe("previewCell", () => {
 
   it("does not leave a space before the ellipsis", () => {
     expect(previewCell(`${"x".repeat(28)} yyyy`)).toBe(`${"x".repeat(28)}…`);
+  });
+});
+
+describe("neutralizeCell: hidden prefixes and multi-line cells", () => {
+  const controls = Array.from({ length: 32 }, (_, code) => String.fromCharCode(code)).filter((c) => !"\t\n\r".includes(c));
+
+  it.each(controls.map((c) => [`U+${c.charCodeAt(0).toString(16).padStart(4, "0")}`, c]))(
+    "neutralises a formula behind the control character %s",
+    (_name, control) => {
+      for (const formula of ["=HYPERLINK(\"http://evil.example\",\"x\")", "+1+1", "@SUM(A1)", "-2+3"]) {
+        expect(neutralizeCell(`${control}${formula}`)).toBe(`'${control}${formula}`);
+        expect(neutralizeCell(`${control}${control} ${formula}`).startsWith("'")).toBe(true);
+      }
+    },
+  );
+
+  it("neutralises DEL and zero-width characters before a trigger as well", () => {
+    expect(neutralizeCell("\u007f=1+1")).toBe("'\u007f=1+1");
+    expect(neutralizeCell("\u200b\u2060=1+1")).toBe("'\u200b\u2060=1+1");
+  });
+
+  it("neutralises a trigger at the start of any line of a cell", () => {
+    expect(neutralizeCell("Pump\n=HYPERLINK(\"http://evil.example\")")).toBe("Pump\n'=HYPERLINK(\"http://evil.example\")");
+    expect(neutralizeCell("a\r\n  +1\rb\n\u0000@x")).toBe("a\r\n  '+1\rb\n\u0000'@x");
+    expect(neutralizeCell("\n=1")).toBe("'\n'=1");
+  });
+
+  it("leaves lines that start with text alone, and control characters before text", () => {
+    expect(neutralizeCell("first line\nsecond = line")).toBe("first line\nsecond = line");
+    expect(neutralizeCell("\u0001Pump")).toBe("\u0001Pump");
+    expect(neutralizeCell("-5")).toBe("-5");
   });
 });

@@ -94,7 +94,16 @@ function daysInMonth(year: number, month: number): number {
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
+// Text may hold tabs and line breaks; other control characters have no place in a catalogue and
+// can hide a formula from a spreadsheet (a NUL before `=`).
+// eslint-disable-next-line no-control-regex -- control characters are exactly what it looks for
+const TEXT_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
 const textCell = cell((s, ctx) => {
+  const control = TEXT_CONTROL.exec(s);
+  if (control) {
+    return reject(ctx, s, `contains the control character U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`);
+  }
   if (s.length > MAX_TEXT_LENGTH) {
     return reject(ctx, s, `longer than ${MAX_TEXT_LENGTH.toLocaleString("en-US")} characters (${s.length.toLocaleString("en-US")})`);
   }

@@ -123,6 +123,16 @@ describe("importCatalog", () => {
     expect(item(target, "WR55X10942")).toMatchObject({ id: "X-2", attribute_unit_cost_d: null });
   });
 
+  it("refuses control characters in text fields, other than tabs and line breaks, naming line and field", async () => {
+    const itemsPath = write(
+      "items.csv",
+      [HEADER, 'WR55X10942,"Thermistor\tSensor\r\nsecond line",12,4.10,2016-04-09', "WD12X10304,\u0000=HYPERLINK(\"http://evil.example\"),1,1.00,2018-11-20"].join("\n"),
+    );
+    const { problems } = await problemsOf(importCatalog({ itemsPath, target }));
+    expect(problems).toEqual([{ file: "items.csv", line: 4, field: "item_description_t", message: "contains the control character U+0000" }]);
+    expect(fs.existsSync(target)).toBe(false);
+  });
+
   it("reports bad values with line numbers and field names, counting lines inside quoted cells", async () => {
     const itemsPath = write(
       "items.csv",
