@@ -48,5 +48,16 @@ app.use(morgan("tiny"));
 app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV, getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce }) }));
 
 const server = process.env.HOST ? app.listen(port, process.env.HOST) : app.listen(port);
+// Headers over Node's limit (16 KB) never reach express: say what happened, with the envelope's basics.
+server.on("clientError", (error, socket) => {
+  if (!socket.writable) return socket.destroy();
+  const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
+  const status = tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request";
+  const body = tooLarge ? "The request's headers are too large. Clear this site's cookies and try again.\n" : "Bad request.\n";
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+});
 server.on("listening", () => console.log(`[crib-search] http://${process.env.HOST || "localhost"}:${port}`));
 for (const signal of ["SIGTERM", "SIGINT"]) process.once(signal, () => server.close(() => process.exit(0)));

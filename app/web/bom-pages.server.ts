@@ -24,6 +24,15 @@ import { logFailure } from "./log.server";
 
 export const MAX_ITEM_NUMBER_LENGTH = 200;
 
+/** A path segment as text; a malformed escape (`%`, `%E0%A4`) is shown as written rather than failing. */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** Validates an item number from the path; answers 400 with the spec's text when there is none. */
 export function itemNumberParam(raw: string | undefined): string {
   const item = (raw ?? "").trim();
@@ -174,7 +183,7 @@ function crumbsFor(back: string, item: string): Crumb[] {
     const productUrl = new URL(back, "http://x");
     const fromSearch = safePath(productUrl.searchParams.get("back"), "");
     if (isSearchPath(fromSearch)) crumbs.push(searchCrumb(fromSearch));
-    crumbs.push({ label: `Product ${decodeURIComponent(productUrl.pathname.slice("/product/".length))}`, href: back });
+    crumbs.push({ label: `Product ${decodedSegment(productUrl.pathname.slice("/product/".length))}`, href: back });
   }
   crumbs.push({ label: `Where Used: ${item}` });
   return crumbs;

@@ -37,6 +37,11 @@ describe("the security envelope", () => {
     expect(verdict.refusal).toMatchObject({ status: 405, headers: { Allow: "GET, HEAD, POST" } });
   });
 
+  it("refuses an address over 8 KB with 414", () => {
+    expect(envelope(request({ url: `/crib-search/search?q=${"a".repeat(9000)}` })).refusal?.status).toBe(414);
+    expect(envelope(request({ url: `/crib-search/search?q=${"a".repeat(8000)}` })).refusal).toBeNull();
+  });
+
   it("refuses a POST from another site with 403, by Fetch metadata or by Origin", () => {
     expect(envelope(request({ method: "POST", headers: { host: "portal.example", "sec-fetch-site": "cross-site" } })).refusal?.status).toBe(403);
     expect(envelope(request({ method: "POST", headers: { host: "portal.example", "sec-fetch-site": "same-site" } })).refusal?.status).toBe(403);

@@ -41,6 +41,8 @@ export interface EnvelopeOptions {
 }
 
 const METHODS = new Set(["GET", "HEAD", "POST"]);
+/** No link of the portal comes near this; a longer address is refused before any work. */
+export const MAX_URL_LENGTH = 8192;
 const SIGN_IN_PATHS = /^\/(login|callback)(\/|\?|$)/;
 /** Build assets are fingerprinted files: a page's own assets never count against its client. */
 const ASSETS = /^\/(build\/|favicon\.)/;
@@ -137,6 +139,7 @@ export function createEnvelope(options: EnvelopeOptions): (request: EnvelopeRequ
 
     const method = request.method.toUpperCase();
     if (!METHODS.has(method)) return refuse(405, "This method is not allowed here.", { Allow: "GET, HEAD, POST" });
+    if (request.url.length > MAX_URL_LENGTH) return refuse(414, "This address is too long. Remove some filters and try again.");
     if (method === "POST" && isCrossSite(request)) {
       return refuse(403, "This form was sent from another site and has been refused. Open the portal and try again.");
     }

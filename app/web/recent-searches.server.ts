@@ -22,6 +22,13 @@ export function addRecentSearch(recent: string[], query: string): string[] {
   return [query, ...recent.filter((q) => q !== query)].slice(0, RECENT_LIMIT);
 }
 
-export function serializeRecentSearches(recent: string[]): Promise<string> {
-  return cookie.serialize(recent);
+/** Browsers drop a cookie over 4 KB whole (the newest search with it): older searches give way first. */
+export const MAX_COOKIE_BYTES = 4000;
+
+export async function serializeRecentSearches(recent: string[]): Promise<string> {
+  for (let kept = recent.length; kept > 0; kept--) {
+    const header = await cookie.serialize(recent.slice(0, kept));
+    if (new TextEncoder().encode(header).length <= MAX_COOKIE_BYTES) return header;
+  }
+  return cookie.serialize([]);
 }
