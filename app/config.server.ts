@@ -61,6 +61,7 @@ export const EnvSchema = z
     APP_URL: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }).default("http://localhost:3000"),
     SESSION_SECRET: z.string().min(16, "at least 16 characters").optional(),
     EXPORT_LIMIT: positiveInt(1000, 50_000),
+    EXPORT_CAP: positiveInt(50_000, 1_000_000),
     SIGNALS_ENABLED: booleanFromEnv.default(true),
     TYPEAHEAD_ENABLED: booleanFromEnv.default(false),
     DEBUG_PAGES: booleanFromEnv.default(true),
@@ -104,6 +105,8 @@ export interface AppConfig {
   sso: { issuer: string; clientId: string; clientSecret?: string; sessionSecret: string } | null;
   appUrl: string;
   exportLimit: number;
+  /** The most records any export writes. */
+  exportCap: number;
   signalsEnabled: boolean;
   /** The spec keeps type-ahead off; the suggest call exists behind this switch. */
   typeaheadEnabled: boolean;
@@ -162,6 +165,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
         : null,
     appUrl: e.APP_URL.replace(/\/+$/, ""),
     exportLimit: e.EXPORT_LIMIT,
+    exportCap: e.EXPORT_CAP,
     signalsEnabled: e.SIGNALS_ENABLED,
     typeaheadEnabled: e.TYPEAHEAD_ENABLED,
     debugPages: e.DEBUG_PAGES,

@@ -14,6 +14,8 @@ import type { SearchConfig } from "~/search/search-config";
 import { SEARCH_EXPORT_PATH } from "~/search/paths";
 import { searchHref, type SearchState } from "~/search/state";
 
+const count = (n: number) => n.toLocaleString("en-US");
+
 const STEPS: ExportStep[] = ["choose", "limit", "no-fields", "empty", "failed"];
 
 export function exportScopeOf(params: URLSearchParams): ExportScope | null {
@@ -30,14 +32,16 @@ export function buildExportDialog(input: {
   total: number;
   previewDocs: Doc[];
   limit: number;
+  cap?: number;
 }): ExportDialogView {
   const { params, state, config, scope, total, limit } = input;
+  const cap = input.cap ?? EXPORT_CAP;
   const request = parseExportRequest(params, config);
   const select = params.get("export-select");
   const chosen =
     select === "all" ? exportFields(config) : select === "none" || params.get("fields-none") === "1" ? [] : request.fields;
   const chosenKeys = new Set(chosen.map((f) => f.key));
-  const size = exportSize(total, scope, state, limit);
+  const size = exportSize(total, scope, state, limit, cap);
   const step = STEPS.find((s) => s === params.get("export-step")) ?? (size.inScope === 0 ? "empty" : "choose");
   const exportRequest = { state, scope, fields: chosen, filename: request.filename };
   const exportQuery = exportParams(exportRequest, config);
@@ -53,7 +57,9 @@ export function buildExportDialog(input: {
     records: size.records,
     needsConfirmation: size.needsConfirmation,
     limitMessage: `You are trying to export ${size.inScope} results, but the maximum export limit is ${size.max} records. Do you want to continue?`,
-    capMessage: size.inScope > EXPORT_CAP ? "Export limited to 50,000 records for performance reasons" : null,
+    capMessage: size.inScope > cap ? `Export limited to ${count(cap)} records for performance reasons` : null,
+    truncationMessage:
+      size.records < size.inScope ? `${count(size.records)} of ${count(size.inScope)} records will be exported.` : null,
     fields: exportFields(config).map((f) => ({ key: f.key, label: f.label, checked: chosenKeys.has(f.key) })),
     filename: request.filename ?? "",
     preview: {

@@ -15,6 +15,8 @@ export interface ExportDialogView {
   needsConfirmation: boolean;
   limitMessage: string;
   capMessage: string | null;
+  /** Said before the download whenever it will hold fewer records than the search has. */
+  truncationMessage: string | null;
   fields: { key: string; label: string; checked: boolean }[];
   filename: string;
   preview: { headers: string[]; rows: string[][]; totalRows: number };

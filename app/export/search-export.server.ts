@@ -54,9 +54,9 @@ export function parseExportRequest(params: URLSearchParams, config: SearchConfig
 }
 
 /** How many records an export of this scope writes, before and after the limit. */
-export function exportSize(total: number, scope: ExportScope, state: SearchState, limit: number) {
+export function exportSize(total: number, scope: ExportScope, state: SearchState, limit: number, cap = EXPORT_CAP) {
   const inScope = scope === "page" ? Math.max(0, Math.min(state.rows, total - (state.page - 1) * state.rows)) : total;
-  const max = Math.min(limit, EXPORT_CAP);
+  const max = Math.min(limit, cap);
   return { inScope, max, needsConfirmation: scope === "all" && inScope > limit, records: Math.min(inScope, max) };
 }
 

@@ -2,6 +2,7 @@
  * The CSV downloads (resource routes): each reads its request, opens the engine's cursor, and
  * answers a streamed file, or a small page saying why there is none.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { redirect } from "@remix-run/node";
 import { csvDocument } from "~/export/csv";
 import { customFilename, exportFilename, slug } from "~/export/filename";
@@ -28,22 +29,28 @@ const BOM_EXPORT_LABELS: Record<string, string> = {
   ...Object.fromEntries(BOM_FIELDS.map((f) => [f.name, f.label])),
 };
 
-/** Every BOM record of an item (of one type, or all), in pages, up to `limit`. */
+/**
+ * Every BOM record of an item (of one type, or all), in pages, up to `limit`; a short pause between
+ * pages, as the search cursor makes, so one download cannot keep the platform busy.
+ */
 export async function* bomBatches(
   itemNumber: string,
   type: BomType | undefined,
   context: RequestContext,
-  limit = Number.POSITIVE_INFINITY,
-  pageSize = 1000,
+  limit: number,
+  { pageSize = 1000, pauseMs = BOM_PAGE_PAUSE_MS } = {},
 ): AsyncIterable<BomDoc[]> {
   const service = services().search;
   for (let start = 0; start < limit; start += pageSize) {
+    if (start > 0 && pauseMs > 0) await sleep(pauseMs, undefined, context.signal ? { signal: context.signal } : {});
     const rows = Math.min(pageSize, limit - start);
     const { docs, total } = (await service.bom({ itemNumber, type, start, rows }, context)).value;
     if (docs.length > 0) yield docs;
     if (docs.length < rows || start + rows >= total) return;
   }
 }
+
+const BOM_PAGE_PAUSE_MS = 100;
 
 
 /**
@@ -76,7 +83,7 @@ export async function loadSearchExport(request: Request) {
     logFailure("export count", error, { requestId, signal: request.signal });
     return back("failed");
   }
-  const size = exportSize(total, scope, state, limit);
+  const size = exportSize(total, scope, state, limit, settings.exportCap);
   if (size.inScope === 0) return back("empty");
   if (size.needsConfirmation && !exportRequest.confirmed) return back("limit");
 
@@ -132,7 +139,7 @@ export async function loadBomExport(request: Request, rawItem: string | undefine
   const requestId = requestIdOf(request);
   let cursor;
   try {
-    cursor = await openCursor(bomBatches(item, TYPES[type], { requestId, signal: request.signal }));
+    cursor = await openCursor(bomBatches(item, TYPES[type], { requestId, signal: request.signal }, services().config.exportCap));
   } catch (error) {
     logFailure("BOM export", error, { requestId, signal: request.signal });
     return problemPage("Export failed. Please try again.", 503, { backHref: bomPath(item), retryHref: url.pathname + url.search });

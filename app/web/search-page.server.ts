@@ -118,7 +118,7 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
         scope === "page" || state.page === 1
           ? answer.value.docs
           : (await service.search({ ...searchRequestOf(state, config), start: 0, rows: 3, facetFields: [], highlight: false }, { requestId })).value.docs;
-      exportDialog = buildExportDialog({ params: url.searchParams, state, config, scope, total, previewDocs, limit: settings.exportLimit });
+      exportDialog = buildExportDialog({ params: url.searchParams, state, config, scope, total, previewDocs, limit: settings.exportLimit, cap: settings.exportCap });
     }
     return json(
       {
