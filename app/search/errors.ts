@@ -41,6 +41,10 @@ export function isOutage(error: unknown): boolean {
   return error instanceof SearchError && error.isOutage;
 }
 
+/**
+ * What the search page says: the spec's text of the failure, except for a request the engine
+ * refused, whose answer (Solr's parser, field names, paths) is for the log and not for the page.
+ */
 export function userMessageOf(error: unknown): string {
-  return error instanceof SearchError ? error.message : "Search failed";
+  return error instanceof SearchError && error.kind !== "bad-request" ? error.message : "Search failed";
 }

@@ -40,6 +40,10 @@ export async function handleApi(
   } catch (error) {
     if (error instanceof Response) return error;
     if (error instanceof HttpError) return apiError(error.message, error.status, requestId);
+    if (error instanceof SearchError && error.kind === "bad-request") {
+      console.warn(`[${requestId}] search refused: ${JSON.stringify(error.message)}`);
+      return apiError("Search failed", 400, requestId);
+    }
     if (error instanceof SearchError && error.isOutage) {
       console.error(`[${requestId}] search unavailable: ${JSON.stringify(error.message)}`);
       return apiError(error.message, 503, requestId);
