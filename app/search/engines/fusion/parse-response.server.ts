@@ -4,16 +4,7 @@ import { HL_POST, HL_PRE } from "../../engine";
 import { fieldKey } from "../../fields";
 import { FusionError, MESSAGES } from "./errors";
 
-/**
- * A document is any object with a string or numeric id. Checked without copying: the documents are
- * most of a response (every stored field, `fl=*`), and `toDoc` looks at each field once anyway.
- */
-function isRawDoc(value: unknown): value is Record<string, unknown> & { id: string | number } {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const id = (value as { id?: unknown }).id;
-  return typeof id === "string" || typeof id === "number";
-}
-const DocSchema = z.custom<Record<string, unknown> & { id: string | number }>(isRawDoc);
+const DocSchema = z.looseObject({ id: z.union([z.string(), z.number()]) });
 
 const BucketSchema = z.looseObject({ val: z.union([z.string(), z.number(), z.boolean()]), count: z.number() });
 const JsonFacetSchema = z.looseObject({ buckets: z.array(BucketSchema) });
@@ -39,23 +30,8 @@ function fieldValue(value: unknown): FieldValue {
   return JSON.stringify(value);
 }
 
-/** True when every value is already a field value: a string, number, boolean, null or list of strings. */
-function hasFieldValuesOnly(raw: Record<string, unknown>): boolean {
-  for (const key in raw) {
-    const value = raw[key];
-    if (value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean") continue;
-    if (!Array.isArray(value)) return false;
-    for (const item of value) if (typeof item !== "string") return false;
-  }
-  return true;
-}
-
-/**
- * An engine document: the id as a string, every other value a field value (anything else as JSON).
- * A document parsed from JSON that already is one (most are) is used as it is, not copied.
- */
+/** An engine document: the id as a string, every other value a field value (anything else as JSON). */
 export function toDoc(raw: Record<string, unknown>): Doc {
-  if (typeof raw.id === "string" && hasFieldValuesOnly(raw)) return raw as Doc;
   const doc: Record<string, FieldValue> = { id: String(raw.id) };
   for (const key of Object.keys(raw)) if (key !== "id") doc[key] = fieldValue(raw[key]);
   return doc as Doc;
