@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
 import zlib from "node:zlib";
-import { inTurn } from "~/lib/in-turn.server";
 import { FusionError, httpError, MESSAGES, transportError } from "./errors";
 
 export interface FusionHttpOptions {
@@ -103,10 +102,6 @@ export function fusionStatus(url: string, options: FusionHttpOptions): Promise<n
  * connections alive (and drop them before the server's announced keep-alive timeout); a request
  * on a kept connection that the server had just closed is sent once more on a new one. Aborting
  * `signal` destroys the request, and with it a body that stalls after the headers.
- *
- * A complete answer is handled in a turn of its own (lib/in-turn.server.ts): parsing it, and the
- * page's work that follows on it up to the render, wait for the pages already waiting, and let
- * the requests that arrived meanwhile send their own queries first.
  */
 function getJson(url: string, options: FusionHttpOptions, timeout: AbortSignal): Promise<FusionHttpResponse> {
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
@@ -133,7 +128,7 @@ function getJson(url: string, options: FusionHttpOptions, timeout: AbortSignal):
         response.on("error", (error) => reject(fail(error)));
         response.on("end", () => {
           decoded(Buffer.concat(parts), response.headers["content-encoding"]).then(
-            (body) => void inTurn(() => {
+            (body) => {
               const text = body.toString("utf8");
               if (status < 200 || status > 299) return reject(httpError(status, errorMessage(text, statusText), statusText));
               const answerHeaders = new Headers();
@@ -145,7 +140,7 @@ function getJson(url: string, options: FusionHttpOptions, timeout: AbortSignal):
               } catch {
                 reject(new FusionError("malformed", MESSAGES.failed));
               }
-            }),
+            },
             () => reject(new FusionError("malformed", MESSAGES.failed)),
           );
         });
