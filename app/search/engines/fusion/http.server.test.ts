@@ -23,6 +23,9 @@ async function serve(handler: http.RequestListener): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/** A connection goes back to the pool once the end of its answer has been handled, a turn later. */
+const released = () => new Promise((resolve) => setImmediate(resolve));
+
 const answer = { response: { numFound: 1, docs: [{ id: "1" }] } };
 const get = (url: string, apiKey?: string) => fusionGet(url, { timeoutMs: 2_000, ...(apiKey === undefined ? {} : { apiKey }) });
 
@@ -76,9 +79,14 @@ describe("Fusion's HTTP client", () => {
   });
 
   it("turns a header value Node refuses into the spec's failure text instead of throwing", async () => {
-    const base = await serve((_req, res) => res.end("{}"));
-    const error = await rejection(get(`${base}/`, "key\n"));
+    let hits = 0;
+    const base = await serve((_req, res) => {
+      hits++;
+      res.end("{}");
+    });
+    const error = await rejection(get(`${base}/`, "key\nInjected: yes"));
     expect(error.message).toBe(MESSAGES.failed);
+    expect(hits).toBe(0);
   });
 
   it("sends a request once more when the server had just closed the kept connection", async () => {
@@ -93,7 +101,10 @@ describe("Fusion's HTTP client", () => {
       res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(answer));
     });
     expect((await get(`${base}/`)).body).toEqual(answer);
+    await released();
     expect((await get(`${base}/`)).body).toEqual(answer);
+    // The second request went out on the kept connection, found it closed, and was sent again.
+    expect([...requestsBySocket.values()]).toEqual([2, 1]);
     expect(sockets.size).toBe(2);
   });
 });
@@ -110,7 +121,9 @@ describe("Fusion's status probe", () => {
     });
     const probe = (path: string) => fusionStatus(`${base}${path}`, { timeoutMs: 2_000, apiKey: "secret", requestId: "probe-1" });
     expect(await probe("/")).toBe(200);
+    await released();
     expect(await probe("/missing")).toBe(404);
+    await released();
     expect(await probe("/broken")).toBe(503);
     expect(seen).toEqual(Array.from({ length: 3 }, () => ({ key: "secret", id: "probe-1" })));
     expect(sockets.size).toBe(1);
