@@ -105,13 +105,17 @@ function FacetGroup({ facet, hidden }: { facet: FacetView; hidden: [string, stri
                   className={`facet-toggle include${v.selected === "include" ? " on" : ""}`}
                   aria-label={`${v.selected === "include" ? "Stop including" : "Include"} ${facet.label}: ${v.value}`}
                   title={v.selected === "include" ? "Remove this filter" : "Only show this value"}
-                />
+                >
+                  +
+                </AppLink>
                 <AppLink
                   to={filterToggleHref(hidden, facet.param, v.value, v.selected, "exclude")}
                   className={`facet-toggle exclude${v.selected === "exclude" ? " on" : ""}`}
                   aria-label={`${v.selected === "exclude" ? "Stop excluding" : "Exclude"} ${facet.label}: ${v.value}`}
                   title={v.selected === "exclude" ? "Remove this filter" : "Hide this value"}
-                />
+                >
+                  −
+                </AppLink>
               </li>
             ))}
           </ul>

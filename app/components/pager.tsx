@@ -62,11 +62,13 @@ export function PageList({ pager, name, section, ends = false }: { pager: PagerV
   return (
     <nav className="pager" aria-label={name}>
       <ul>
-        {ends && <PageStep href={pager.first} label={step("First")} kind="first" keepScroll={keep} />}
-        <PageStep href={pager.prev} label={step("Previous")} kind="prev" keepScroll={keep} />
+        {ends && <PageStep href={pager.first} label={step("First")} text="«" keepScroll={keep} />}
+        <PageStep href={pager.prev} label={step("Previous")} text="‹" keepScroll={keep} />
         {pager.links.map((link) =>
           link.kind === "gap" ? (
-            <li key={link.key} className="gap" aria-hidden="true" />
+            <li key={link.key} className="gap" aria-hidden="true">
+              …
+            </li>
           ) : (
             <li key={link.page}>
               <AppLink
@@ -80,21 +82,25 @@ export function PageList({ pager, name, section, ends = false }: { pager: PagerV
             </li>
           ),
         )}
-        <PageStep href={pager.next} label={step("Next")} kind="next" keepScroll={keep} />
-        {ends && <PageStep href={pager.last} label={step("Last")} kind="last" keepScroll={keep} />}
+        <PageStep href={pager.next} label={step("Next")} text="›" keepScroll={keep} />
+        {ends && <PageStep href={pager.last} label={step("Last")} text="»" keepScroll={keep} />}
       </ul>
     </nav>
   );
 }
 
-/** A step link; its arrow is drawn by the stylesheet (docs/decisions/009), its name is the label. */
-function PageStep({ href, label, kind, keepScroll }: { href: string | null; label: string; kind: "first" | "prev" | "next" | "last"; keepScroll: boolean }) {
+/** A step link: its arrow is the text, its accessible name the label. */
+function PageStep({ href, label, text, keepScroll }: { href: string | null; label: string; text: string; keepScroll: boolean }) {
   return (
     <li>
       {href ? (
-        <AppLink to={href} className={`step ${kind}`} aria-label={label} preventScrollReset={keepScroll} />
+        <AppLink to={href} aria-label={label} preventScrollReset={keepScroll}>
+          {text}
+        </AppLink>
       ) : (
-        <span className={`step ${kind} disabled`} aria-hidden="true" />
+        <span className="disabled" aria-hidden="true">
+          {text}
+        </span>
       )}
     </li>
   );

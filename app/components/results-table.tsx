@@ -4,12 +4,13 @@ import type { Column, ResultLinks, ResultRow } from "~/search/search-view";
 import { highlighted } from "./highlighted";
 import { ProductImage } from "./product-image";
 
-/**
- * The column's sort state as an arrow. Like every glyph outside Latin-1 the arrow is drawn by the
- * stylesheet, so that a page of Latin-1 text stays a one-byte string (docs/decisions/009).
- */
+/** The column's sort state as an arrow; the header's `aria-sort` says it to assistive technology. */
 export function SortIndicator({ sorted }: { sorted: Column["sorted"] }) {
-  return <span className={sorted ? `sort-indicator active ${sorted}` : "sort-indicator"} aria-hidden="true" />;
+  return (
+    <span className={sorted ? "sort-indicator active" : "sort-indicator"} aria-hidden="true">
+      {sorted === "asc" ? "▲" : sorted === "desc" ? "▼" : "↕"}
+    </span>
+  );
 }
 
 export function ResultsTable({ columns, rows, links }: { columns: Column[]; rows: ResultRow[]; links: ResultLinks }) {

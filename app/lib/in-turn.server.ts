@@ -1,15 +1,15 @@
 /**
- * The server's CPU work on a page is done in turns, in the order it was asked for, each turn in an
- * iteration of the event loop of its own that starts after the I/O that was waiting: new requests
- * and the engine's answers are read first. Two kinds of work take turns: handling an engine's
- * answer (parsing it and the page's work that follows, up to the render: the Fusion and backend
- * clients) and rendering a page (entry.server.tsx).
+ * Work done in turns, in the order it was asked for, each turn in an iteration of the event loop of
+ * its own that starts after the I/O that was waiting: new requests and the engine's answers are
+ * read first. The document render (entry.server.tsx) is its only caller, and should stay so: a
+ * scheduler called from deeper down (an HTTP client, a loader) couples that code to the server's
+ * throughput tuning (docs/decisions/010, docs/performance.md).
  *
- * Done back to back, a burst of such work would keep the requests that arrive meanwhile from even
+ * Done back to back, a burst of renders would keep the requests that arrive meanwhile from even
  * sending their query to the engine until the burst is over; their answers would then come back
  * together, and the bursts would never spread out again (ten closed-loop clients against an
  * engine with a fixed answer time keep exactly that pattern). Taking turns from `setImmediate`, a
- * request that arrives during a burst sends its query after at most one turn.
+ * request that arrives during a burst sends its query after at most one render.
  */
 const waiting: (() => void)[] = [];
 let scheduled = false;

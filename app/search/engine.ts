@@ -68,9 +68,8 @@ export interface FacetResult {
 
 /**
  * Highlight markers. Engines wrap matched text in these control characters; the view escapes the
- * text and turns each marked run into a `<mark>` element. They never reach HTML as markup. In the
- * page's hydration data JSON writes them as ASCII escapes, so a page of Latin-1 text stays a
- * one-byte string (docs/decisions/009).
+ * text and turns each marked run into a `<mark>` element. They never reach HTML as markup. The JSON
+ * API carries them as they are (docs/decisions/002).
  */
 export const HL_PRE = "\u0001";
 export const HL_POST = "\u0002";

@@ -359,7 +359,7 @@ describe("parseSearchParams: lenient with bad values", () => {
     expect(parse("q=a&q=b&page=2&page=3&rows=50&rows=100").rows).toBe(50);
   });
 
-  it("merges repeated and contradicting filters the same way for few and for many", () => {
+  it("merges repeated and contradicting filters as the reference does, for few and for many", () => {
     // Reference: a later filter on the same value replaces an earlier one of the other type and
     // moves to the end; an identical one is ignored; includes come before excludes.
     const reference = (given: [string, string][]) => {

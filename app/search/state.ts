@@ -42,13 +42,10 @@ export const EMPTY_STATE: SearchState = Object.freeze({
 });
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-/** Text that may need cleaning: a NUL or any surrogate. Most text has neither. */
-const SUSPECT = /[\0\uD800-\uDFFF]/;
 
 // NUL is stripped because databases and C libraries end strings at it; a lone surrogate cannot be
 // percent-encoded, so the URL would carry U+FFFD and the state would not survive a round trip.
 function cleanText(text: string): string {
-  if (!SUSPECT.test(text)) return text;
   return text.replaceAll("\0", "").replace(LONE_SURROGATE, "\uFFFD");
 }
 
@@ -136,29 +133,15 @@ function cleanFilter(filter: Filter): Filter | null {
   return value === "" ? null : { field: filter.field, value, type: filter.type };
 }
 
-/** Up to this many filters are merged by comparing them in turn, which is quicker than keying them. */
-const FEW_FILTERS = 16;
-
 /**
  * Adds filters one after the other: an identical filter is ignored, the other type on the same
  * value replaces the earlier one. Keyed so that a URL with thousands of filters stays linear.
  */
 function mergeFilters(base: readonly Filter[], added: Iterable<Filter>): Filter[] {
-  const all = [...base, ...added];
-  if (all.length <= FEW_FILTERS) {
-    const merged: Filter[] = [];
-    for (const filter of all) {
-      const index = merged.findIndex((f) => sameTarget(f, filter));
-      if (index >= 0 && merged[index]!.type === filter.type) continue;
-      if (index >= 0) merged.splice(index, 1);
-      merged.push(filter);
-    }
-    return canonicalFilters(merged);
-  }
   const byTarget = new Map<string, Filter>();
   // Field names never hold a NUL, so the first one ends the field.
   const target = (f: Filter) => `${f.field}\u0000${f.value}`;
-  for (const filter of all) {
+  for (const filter of [...base, ...added]) {
     const key = target(filter);
     if (byTarget.get(key)?.type === filter.type) continue;
     byTarget.delete(key);

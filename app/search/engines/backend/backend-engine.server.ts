@@ -11,7 +11,6 @@ import type {
   SearchResponse,
 } from "../../engine";
 import { HL_POST, HL_PRE, toDoc } from "../../engine";
-import { inTurn } from "~/lib/in-turn.server";
 import { SearchError } from "../../errors";
 
 const NETWORK_ERROR = "Network error - please check your connection";
@@ -63,9 +62,7 @@ export class BackendEngine implements SearchEngine {
     } catch {
       throw new SearchError(NETWORK_ERROR);
     }
-    const text = await response.text().catch(() => null);
-    // Parsed in a turn, as Fusion's answers are (lib/in-turn.server.ts).
-    const body: unknown = await inTurn(() => parseJson(text));
+    const body = parseJson(await response.text().catch(() => null));
     if (!response.ok) {
       const parsed = ErrorSchema.safeParse(body);
       const message = parsed.success ? parsed.data.error.message : response.statusText || "An error occurred";

@@ -1,12 +1,9 @@
 // The HTTP client against real local servers (no msw): connection reuse, compression and redirects
 // are properties of the sockets and bytes, which a mocked transport would not show.
 import http from "node:http";
-import { once } from "node:events";
 import type { AddressInfo } from "node:net";
-import { Worker } from "node:worker_threads";
 import zlib from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { inTurn } from "~/lib/in-turn.server";
 import { MESSAGES } from "./errors";
 import { fusionGet, fusionStatus } from "./http.server";
 import { rejection } from "../../../../tests/support/fusion-rejection";
@@ -25,6 +22,9 @@ async function serve(handler: http.RequestListener): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
+
+/** A connection goes back to the pool once the end of its answer has been handled, a turn later. */
+const released = () => new Promise((resolve) => setImmediate(resolve));
 
 const answer = { response: { numFound: 1, docs: [{ id: "1" }] } };
 const get = (url: string, apiKey?: string) => fusionGet(url, { timeoutMs: 2_000, ...(apiKey === undefined ? {} : { apiKey }) });
@@ -79,9 +79,14 @@ describe("Fusion's HTTP client", () => {
   });
 
   it("turns a header value Node refuses into the spec's failure text instead of throwing", async () => {
-    const base = await serve((_req, res) => res.end("{}"));
-    const error = await rejection(get(`${base}/`, "key\n"));
+    let hits = 0;
+    const base = await serve((_req, res) => {
+      hits++;
+      res.end("{}");
+    });
+    const error = await rejection(get(`${base}/`, "key\nInjected: yes"));
     expect(error.message).toBe(MESSAGES.failed);
+    expect(hits).toBe(0);
   });
 
   it("sends a request once more when the server had just closed the kept connection", async () => {
@@ -96,56 +101,11 @@ describe("Fusion's HTTP client", () => {
       res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(answer));
     });
     expect((await get(`${base}/`)).body).toEqual(answer);
+    await released();
     expect((await get(`${base}/`)).body).toEqual(answer);
+    // The second request went out on the kept connection, found it closed, and was sent again.
+    expect([...requestsBySocket.values()]).toEqual([2, 1]);
     expect(sockets.size).toBe(2);
-  });
-});
-
-describe("Fusion's answers and the server's turns", () => {
-  // The server runs on a thread of its own, so that it answers while this thread is busy, as
-  // Fusion does while the portal renders a page.
-  const SERVER = `
-    const { parentPort, workerData } = require("node:worker_threads");
-    const http = require("node:http");
-    const flags = workerData.flags; // [0]: answer now; [1]: the answer has been sent
-    const server = http.createServer((req, res) => {
-      parentPort.postMessage("received");
-      const poll = setInterval(() => {
-        if (Atomics.load(flags, 0) !== 1) return;
-        clearInterval(poll);
-        res.writeHead(200, { "Content-Type": "application/json" });
-        res.end(JSON.stringify({ response: { numFound: 0, docs: [] } }), () => {
-          Atomics.store(flags, 1, 1);
-          Atomics.notify(flags, 1);
-        });
-      }, 1);
-    });
-    server.listen(0, "127.0.0.1", () => parentPort.postMessage(server.address().port));
-  `;
-
-  it("handles an answer that arrives during a render after the pages already waiting for their turn", async () => {
-    const flags = new Int32Array(new SharedArrayBuffer(8));
-    const worker = new Worker(SERVER, { eval: true, workerData: { flags } });
-    try {
-      const port = (await once(worker, "message"))[0] as number;
-      const log: string[] = [];
-      const received = once(worker, "message");
-      const answered = get(`http://127.0.0.1:${port}/query`).then(() => log.push("answer"));
-      await received;
-      const first = inTurn(() => {
-        // A render: this thread is busy while the answer is sent and its bytes arrive.
-        Atomics.store(flags, 0, 1);
-        expect(Atomics.wait(flags, 1, 0, 5_000)).not.toBe("timed-out");
-        const end = performance.now() + 20;
-        while (performance.now() < end);
-        log.push("page 1");
-      });
-      const second = inTurn(() => log.push("page 2"));
-      await Promise.all([first, second, answered]);
-      expect(log).toEqual(["page 1", "page 2", "answer"]);
-    } finally {
-      await worker.terminate();
-    }
   });
 });
 
@@ -161,7 +121,9 @@ describe("Fusion's status probe", () => {
     });
     const probe = (path: string) => fusionStatus(`${base}${path}`, { timeoutMs: 2_000, apiKey: "secret", requestId: "probe-1" });
     expect(await probe("/")).toBe(200);
+    await released();
     expect(await probe("/missing")).toBe(404);
+    await released();
     expect(await probe("/broken")).toBe(503);
     expect(seen).toEqual(Array.from({ length: 3 }, () => ({ key: "secret", id: "probe-1" })));
     expect(sockets.size).toBe(1);

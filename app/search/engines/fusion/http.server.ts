@@ -1,8 +1,4 @@
 import { randomUUID } from "node:crypto";
-import http from "node:http";
-import https from "node:https";
-import zlib from "node:zlib";
-import { inTurn } from "~/lib/in-turn.server";
 import { FusionError, httpError, MESSAGES, transportError } from "./errors";
 
 export interface FusionHttpOptions {
@@ -30,38 +26,8 @@ function errorMessage(text: string, statusText: string): string {
   return statusText || "Error";
 }
 
-/**
- * One GET to Fusion with the API key, an X-Request-ID, and a hard timeout. Every failure becomes a
- * FusionError carrying the spec's text; nothing of the raw engine error reaches the caller.
- */
-export async function fusionGet(url: string, options: FusionHttpOptions): Promise<FusionHttpResponse> {
-  // A timer of our own rather than AbortSignal.timeout: it is cleared as soon as the answer is in,
-  // instead of living on for the whole timeout (30 s by default) after every request.
-  const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(new DOMException("The operation timed out.", "TimeoutError")), options.timeoutMs);
-  try {
-    return await getJson(url, options, timeout.signal);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** Redirects followed to the same host (a proxy's move to https, say); another host is refused. */
 const MAX_REDIRECTS = 5;
-
-/** The body's bytes, decompressed as its Content-Encoding says. */
-function decoded(body: Buffer, encoding: string | undefined): Promise<Buffer> {
-  const unzip =
-    encoding === "gzip" || encoding === "x-gzip"
-      ? zlib.gunzip
-      : encoding === "deflate"
-        ? zlib.inflate
-        : encoding === "br"
-          ? zlib.brotliDecompress
-          : null;
-  if (unzip === null) return Promise.resolve(body);
-  return new Promise((resolve, reject) => unzip(body, (error, result) => (error ? reject(error) : resolve(result))));
-}
 
 function requestHeaders(options: FusionHttpOptions): Record<string, string> {
   const headers: Record<string, string> = {
@@ -74,103 +40,100 @@ function requestHeaders(options: FusionHttpOptions): Record<string, string> {
   return headers;
 }
 
+/** The request's own signal, if any, combined with its timeout. */
+function withTimeout(options: FusionHttpOptions): { timeout: AbortSignal; signal: AbortSignal } {
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  return { timeout, signal: options.signal ? AbortSignal.any([timeout, options.signal]) : timeout };
+}
+
+/** A connection the server closed as the request went out on it (a kept one, past its idle time). */
+function isClosedConnection(error: unknown): boolean {
+  const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return code === "UND_ERR_SOCKET" || code === "ECONNRESET";
+}
+
+/**
+ * Settles with `promise`, or rejects as soon as `signal` aborts: a body that stalls after the
+ * headers must not outlive the timeout, whatever the transport does with the signal.
+ */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+/**
+ * One GET to Fusion with the API key, an X-Request-ID, and a hard timeout, over Node's `fetch`
+ * (its agent keeps connections alive and decompresses answers). Every failure becomes a
+ * FusionError carrying the spec's text; nothing of the raw engine error reaches the caller.
+ *
+ * Redirects are followed by hand, and only on the same host: `fetch` would send the API key to
+ * any host a redirect names. A GET that meets a connection the server has just closed is sent
+ * once more, since nothing of it was handled.
+ */
+export async function fusionGet(url: string, options: FusionHttpOptions): Promise<FusionHttpResponse> {
+  const { timeout, signal } = withTimeout(options);
+  const fail = (error: unknown) => transportError(error, timeout.aborted);
+  const headers = requestHeaders(options);
+  const send = async (target: URL): Promise<Response> => {
+    try {
+      return await fetch(target, { headers, signal, redirect: "manual" });
+    } catch (error) {
+      if (!isClosedConnection(error) || signal.aborted) throw error;
+      return fetch(target, { headers, signal, redirect: "manual" });
+    }
+  };
+
+  let target: URL;
+  let response: Response;
+  try {
+    target = new URL(url);
+    for (let redirects = 0; ; redirects++) {
+      response = await send(target);
+      const location = response.headers.get("location");
+      if (response.status < 300 || response.status > 399 || location === null) break;
+      await response.body?.cancel();
+      const next = new URL(location, target);
+      if (next.hostname !== target.hostname || redirects >= MAX_REDIRECTS) {
+        console.warn(`Fusion answered ${response.status} to ${next.origin}${next.pathname}; not followed`);
+        throw httpError(response.status, response.statusText || "Redirect", response.statusText);
+      }
+      target = next;
+    }
+  } catch (error) {
+    throw error instanceof FusionError ? error : fail(error);
+  }
+
+  let text: string;
+  try {
+    text = await untilAborted(response.text(), signal);
+  } catch (error) {
+    void response.body?.cancel().catch(() => undefined);
+    throw fail(error);
+  }
+  if (!response.ok) throw httpError(response.status, errorMessage(text, response.statusText), response.statusText);
+  try {
+    return { body: JSON.parse(text) as unknown, headers: response.headers };
+  } catch {
+    throw new FusionError("malformed", MESSAGES.failed);
+  }
+}
+
 /**
  * The status Fusion answers a GET on `url` with (its root, for the readiness check), the body read
  * and dropped so that the connection goes back to the pool; null when nothing answered in time or
  * the request could not be made.
  */
-export function fusionStatus(url: string, options: FusionHttpOptions): Promise<number | null> {
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
-  return new Promise((resolve) => {
-    try {
-      const target = new URL(url);
-      const get = target.protocol === "https:" ? https.get : http.get;
-      get(target, { headers: requestHeaders(options), signal }, (response) => {
-        response.on("error", () => resolve(null));
-        response.on("end", () => resolve(response.statusCode ?? null));
-        response.resume();
-      }).on("error", () => resolve(null));
-    } catch {
-      resolve(null);
-    }
-  });
-}
-
-/**
- * The request itself, over Node's own HTTP client: the answer is read as bytes and parsed once,
- * without the web streams that `fetch` builds for every response. The global agents keep
- * connections alive (and drop them before the server's announced keep-alive timeout); a request
- * on a kept connection that the server had just closed is sent once more on a new one. Aborting
- * `signal` destroys the request, and with it a body that stalls after the headers.
- *
- * A complete answer is handled in a turn of its own (lib/in-turn.server.ts): parsing it, and the
- * page's work that follows on it up to the render, wait for the pages already waiting, and let
- * the requests that arrived meanwhile send their own queries first.
- */
-function getJson(url: string, options: FusionHttpOptions, timeout: AbortSignal): Promise<FusionHttpResponse> {
-  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
-  const headers = requestHeaders(options);
-  const fail = (error: unknown) => transportError(error, timeout.aborted);
-
-  const attempt = (target: URL, redirects: number, retried: boolean): Promise<FusionHttpResponse> =>
-    new Promise<FusionHttpResponse>((resolve, reject) => {
-      const onAnswer = (response: http.IncomingMessage) => {
-        const status = response.statusCode ?? 0;
-        const statusText = response.statusMessage ?? "";
-        const location = response.headers.location;
-        if (status >= 300 && status < 400 && location) {
-          response.resume();
-          const next = new URL(location, target);
-          if (next.hostname !== target.hostname || redirects >= MAX_REDIRECTS) {
-            console.warn(`Fusion answered ${status} to ${next.origin}${next.pathname}; not followed`);
-            return reject(httpError(status, statusText || "Redirect", statusText));
-          }
-          return resolve(attempt(next, redirects + 1, retried));
-        }
-        const parts: Buffer[] = [];
-        response.on("data", (part: Buffer) => parts.push(part));
-        response.on("error", (error) => reject(fail(error)));
-        response.on("end", () => {
-          decoded(Buffer.concat(parts), response.headers["content-encoding"]).then(
-            (body) => void inTurn(() => {
-              const text = body.toString("utf8");
-              if (status < 200 || status > 299) return reject(httpError(status, errorMessage(text, statusText), statusText));
-              const answerHeaders = new Headers();
-              for (const [name, value] of Object.entries(response.headers)) {
-                if (typeof value === "string") answerHeaders.set(name, value);
-              }
-              try {
-                resolve({ body: JSON.parse(text) as unknown, headers: answerHeaders });
-              } catch {
-                reject(new FusionError("malformed", MESSAGES.failed));
-              }
-            }),
-            () => reject(new FusionError("malformed", MESSAGES.failed)),
-          );
-        });
-      };
-      let request: http.ClientRequest;
-      try {
-        const get = target.protocol === "https:" ? https.get : http.get;
-        request = get(target, { headers, signal }, onAnswer);
-      } catch (error) {
-        // A value no header may hold, a scheme Node does not speak: nothing was sent.
-        return reject(fail(error));
-      }
-      request.on("error", (error: NodeJS.ErrnoException) => {
-        if (request.reusedSocket && error.code === "ECONNRESET" && !retried && !signal.aborted) {
-          return resolve(attempt(target, redirects, true));
-        }
-        reject(fail(error));
-      });
-    });
-
-  let target: URL;
+export async function fusionStatus(url: string, options: FusionHttpOptions): Promise<number | null> {
+  const { signal } = withTimeout(options);
   try {
-    target = new URL(url);
-  } catch (error) {
-    return Promise.reject(fail(error));
+    const response = await fetch(url, { headers: requestHeaders(options), signal, redirect: "manual" });
+    await untilAborted(response.arrayBuffer(), signal);
+    return response.status;
+  } catch {
+    return null;
   }
-  return attempt(target, 0, false);
 }

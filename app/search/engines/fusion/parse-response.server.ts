@@ -4,16 +4,7 @@ import { HL_POST, HL_PRE, toDoc } from "../../engine";
 import { fieldKey } from "../../fields";
 import { FusionError, MESSAGES } from "./errors";
 
-/**
- * A document is any object with a string or numeric id. Checked without copying: the documents are
- * most of a response (every stored field, `fl=*`), and `toDoc` looks at each field once anyway.
- */
-function isRawDoc(value: unknown): value is Record<string, unknown> & { id: string | number } {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const id = (value as { id?: unknown }).id;
-  return typeof id === "string" || typeof id === "number";
-}
-const DocSchema = z.custom<Record<string, unknown> & { id: string | number }>(isRawDoc);
+const DocSchema = z.looseObject({ id: z.union([z.string(), z.number()]) });
 
 const BucketSchema = z.looseObject({ val: z.union([z.string(), z.number(), z.boolean()]), count: z.number() });
 const JsonFacetSchema = z.looseObject({ buckets: z.array(BucketSchema) });
