@@ -1,4 +1,5 @@
 import { AppLink } from "./nav";
+import { HOME_PATH } from "~/search/paths";
 
 /** Shown for unexpected render errors (spec §2 "Error screen"). */
 export function ErrorScreen() {
@@ -11,7 +12,7 @@ export function ErrorScreen() {
         <a className="button" href="">
           Try Again
         </a>
-        <a className="button secondary" href="/crib-search">
+        <a className="button secondary" href={HOME_PATH}>
           Go Home
         </a>
       </p>
@@ -25,7 +26,7 @@ export function NotFoundScreen() {
       <h1 id="not-found-title">404 - Page not found</h1>
       <p>There is no page at this address.</p>
       <p className="actions">
-        <AppLink className="button" to="/crib-search">
+        <AppLink className="button" to={HOME_PATH}>
           Go to Search
         </AppLink>
       </p>

@@ -5,6 +5,7 @@ import { flushSync } from "react-dom";
 import type { ExportDialogView } from "~/export/export-view";
 import { HiddenInputs } from "./hidden-inputs";
 import { useHydrated } from "./use-hydrated";
+import { SEARCH_EXPORT_PATH, SEARCH_PATH } from "~/search/paths";
 
 type Jsonified<T> = { [K in keyof T]: T[K] };
 
@@ -59,6 +60,7 @@ export function ExportDialog({ dialog }: { dialog: Jsonified<ExportDialogView> }
           <h2 id="limit-title">Export Limit</h2>
           <p id="limit-text">{dialog.limitMessage}</p>
           {dialog.capMessage && <p className="muted">{dialog.capMessage}</p>}
+          {dialog.truncationMessage && <p className="truncation">{dialog.truncationMessage}</p>}
           <p className="actions">
             <a
               className="button"
@@ -86,7 +88,7 @@ export function ExportDialog({ dialog }: { dialog: Jsonified<ExportDialogView> }
       <form
         ref={formRef}
         method="get"
-        action="/crib-search/export.csv"
+        action={SEARCH_EXPORT_PATH}
         className="dialog-body"
         hidden={confirming}
         onSubmit={(e) => {
@@ -114,6 +116,7 @@ export function ExportDialog({ dialog }: { dialog: Jsonified<ExportDialogView> }
           {dialog.total} results{dialog.query ? ` for "${dialog.query}"` : ""}
           {dialog.scope === "page" ? " on this page" : ""}
         </p>
+        {dialog.truncationMessage && <p className="truncation">{dialog.truncationMessage}</p>}
         {message && (
           <p className="dialog-error" role="alert">
             {message}
@@ -138,7 +141,7 @@ export function ExportDialog({ dialog }: { dialog: Jsonified<ExportDialogView> }
               type="submit"
               name="export-select"
               value="all"
-              formAction="/crib-search/search"
+              formAction={SEARCH_PATH}
               className="text-button"
               onClick={(e) => {
                 e.preventDefault();
@@ -151,7 +154,7 @@ export function ExportDialog({ dialog }: { dialog: Jsonified<ExportDialogView> }
               type="submit"
               name="export-select"
               value="none"
-              formAction="/crib-search/search"
+              formAction={SEARCH_PATH}
               className="text-button"
               onClick={(e) => {
                 e.preventDefault();

@@ -4,6 +4,7 @@ import type { FacetView, SelectedFilterView } from "~/search/search-view";
 import { filterToggleHref } from "~/search/state";
 import { HiddenInputs } from "./hidden-inputs";
 import { useHydrated } from "./use-hydrated";
+import { SEARCH_PATH } from "~/search/paths";
 
 interface FacetPanelProps {
   facets: FacetView[];
@@ -64,7 +65,7 @@ function FacetGroup({ facet, hidden }: { facet: FacetView; hidden: [string, stri
         <h3>{facet.label}</h3>
       </summary>
       {facet.searchable && (
-        <AppForm action="/crib-search/search" className="facet-search" onSubmit={(e) => e.preventDefault()}>
+        <AppForm action={SEARCH_PATH} className="facet-search" onSubmit={(e) => e.preventDefault()}>
           <HiddenInputs params={hidden} />
           <label htmlFor={inputId} className="visually-hidden">
             Search {facet.label} values

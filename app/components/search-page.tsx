@@ -11,8 +11,9 @@ import { FacetPanel } from "./facet-panel";
 import { Pager } from "./pager";
 import { ResultsTable } from "./results-table";
 import { SearchWithin, SortForm } from "./search-toolbar";
+import { SEARCH_PATH } from "~/search/paths";
 
-const ACTION = "/crib-search/search";
+const ACTION = SEARCH_PATH;
 
 export interface SearchPageProps {
   view: SearchView | null;

@@ -1,4 +1,5 @@
 import { AppLink } from "./nav";
+import { HOME_PATH, LOGIN_PATH, LOGOUT_PATH } from "~/search/paths";
 
 /** /login visited directly (details-bom-signin §2 "Sign-in screens"). */
 export function LoginScreen({ error }: { error: string | null }) {
@@ -11,12 +12,12 @@ export function LoginScreen({ error }: { error: string | null }) {
         </p>
       )}
       {/* A plain GET form: it works without JavaScript and changes nothing on the server. */}
-      <form method="get" action="/login" className="actions">
+      <form method="get" action={LOGIN_PATH} className="actions">
         <input type="hidden" name="start" value="1" />
         <button type="submit" className="button">
           Sign in with SSO
         </button>
-        <AppLink className="button secondary" to="/crib-search">
+        <AppLink className="button secondary" to={HOME_PATH}>
           Back to search
         </AppLink>
       </form>
@@ -40,10 +41,10 @@ export function AuthFailedScreen({ message }: { message: string }) {
         <li>Contact your administrator if the problem persists</li>
       </ul>
       <p className="actions">
-        <a className="button" href="/login">
+        <a className="button" href={LOGIN_PATH}>
           Try Again
         </a>
-        <a className="button secondary" href="/crib-search">
+        <a className="button secondary" href={HOME_PATH}>
           Go to Search
         </a>
       </p>
@@ -54,7 +55,7 @@ export function AuthFailedScreen({ message }: { message: string }) {
 /** The header's sign-out: a POST form with the session's CSRF token, so it works without JavaScript. */
 export function LogoutForm({ name, csrf }: { name: string; csrf: string }) {
   return (
-    <form method="post" action="/logout" className="logout">
+    <form method="post" action={LOGOUT_PATH} className="logout">
       <input type="hidden" name="csrf" value={csrf} />
       <span className="user-name">{name}</span>
       <button type="submit" className="button secondary small">

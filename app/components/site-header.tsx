@@ -1,6 +1,7 @@
 import { AppForm } from "./nav";
 import { SearchInput } from "./search-input";
 import { LogoutForm } from "./sign-in-screens";
+import { HOME_PATH, SEARCH_PATH } from "~/search/paths";
 
 /**
  * Logo (a full reload to a clean home page), the search form, which works without JavaScript, and
@@ -9,13 +10,13 @@ import { LogoutForm } from "./sign-in-screens";
 export function SiteHeader({ query, account }: { query: string; account: { name: string; csrf: string } | null }) {
   return (
     <header className="site-header">
-      <a href="/crib-search" className="logo" aria-label="Crib Search home">
+      <a href={HOME_PATH} className="logo" aria-label="Crib Search home">
         <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22">
           <path d="M3 10.5 12 4l9 6.5V20a1 1 0 0 1-1 1h-5v-6H9v6H4a1 1 0 0 1-1-1z" fill="currentColor" />
         </svg>
         <span>Crib Search</span>
       </a>
-      <AppForm action="/crib-search/search" role="search" className="search-bar">
+      <AppForm action={SEARCH_PATH} role="search" className="search-bar">
         <label htmlFor="site-search" className="visually-hidden">
           Search the catalogue
         </label>

@@ -6,6 +6,8 @@
 export const HOME_PATH = "/crib-search";
 export const SEARCH_PATH = "/crib-search/search";
 export const SEARCH_EXPORT_PATH = "/crib-search/export.csv";
+export const LOGIN_PATH = "/login";
+export const LOGOUT_PATH = "/logout";
 
 /** Path segment for an item number: slashes, spaces, `#`, `%` and unicode survive the round trip. */
 export function itemPath(prefix: ItemPrefix, itemNumber: string): string {

@@ -5,7 +5,7 @@ import { AuthError } from "~/auth/oidc.server";
 import type { User } from "~/auth/user";
 import { safePath } from "~/lib/safe-path";
 import { services } from "~/registry.server";
-import { HOME_PATH } from "~/search/paths";
+import { HOME_PATH, LOGIN_PATH } from "~/search/paths";
 import { requestIdOf } from "./http.server";
 
 /**
@@ -13,8 +13,6 @@ import { requestIdOf } from "./http.server";
  * and logout flows, and the CSRF token of forms that change state. With sign-in off, everyone is
  * signed in with no user and the sign-in routes lead to the search.
  */
-
-export const LOGIN_PATH = "/login";
 
 /** Where a page request goes to sign in: `/login?returnTo=<this page>`. */
 export function loginHref(request: Request): string {

@@ -1,4 +1,5 @@
 import { getConfig } from "~/config.server";
+import { HOME_PATH } from "~/search/paths";
 import { requestIdOf } from "./http.server";
 import { createEnvelope, refusalResponse, type EnvelopeRequest } from "./envelope.server";
 import { problemPage } from "./problem-page.server";
@@ -21,7 +22,7 @@ export function serverEnvelope() {
     check,
     refuse(request: EnvelopeRequest, verdict: ReturnType<typeof check>): Response {
       const requestId = requestIdOf(new Request("http://portal.invalid/", { headers: { "x-request-id": String(request.headers["x-request-id"] ?? "") } }));
-      return refusalResponse(request, verdict, requestId, (message, status) => problemPage(message, status, { backHref: "/crib-search" }));
+      return refusalResponse(request, verdict, requestId, (message, status) => problemPage(message, status, { backHref: HOME_PATH }));
     },
   };
 }
