@@ -297,6 +297,9 @@ test.describe("export limit", () => {
     expect(total).toBeGreaterThan(EXPORT_LIMIT);
     await openExportDialog(page, testInfo, SEARCH_PATH, "all");
     await expect(exportDialog(page)).toContainText(`${total} results`);
+    // Said before the download, not found out from the file.
+    const truncation = `${EXPORT_LIMIT.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} records will be exported.`;
+    await expect(exportDialog(page).getByText(truncation).first()).toBeVisible();
     await exportButton(page).click();
 
     const dialog = exportDialog(page);
@@ -305,6 +308,7 @@ test.describe("export limit", () => {
       `You are trying to export ${total} results, but the maximum export limit is ${EXPORT_LIMIT} records. Do you want to continue?`,
     );
     await expect(dialog.getByRole("link", { name: "Cancel", exact: true })).toBeVisible();
+    await expect(dialog.getByText(truncation).first()).toBeVisible();
 
     const download = await downloadBy(page, dialog.getByRole("link", { name: "Continue Export", exact: true }));
     expect(exportDates().map((d) => `all-results-${d}.csv`)).toContain(download.suggestedFilename());
