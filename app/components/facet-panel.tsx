@@ -11,9 +11,11 @@ interface FacetPanelProps {
   selected: SelectedFilterView[];
   clearHref: string | null;
   hidden: [string, string][];
+  /** Why a filter added now would be ignored (the search has as many as it may). */
+  notice?: string | null;
 }
 
-export function FacetPanel({ facets, selected, clearHref, hidden }: FacetPanelProps) {
+export function FacetPanel({ facets, selected, clearHref, hidden, notice = null }: FacetPanelProps) {
   return (
     <aside className="facet-panel" aria-labelledby="filters-title">
       <h2 id="filters-title">Filters</h2>
@@ -39,6 +41,11 @@ export function FacetPanel({ facets, selected, clearHref, hidden }: FacetPanelPr
               </li>
             ))}
           </ul>
+          {notice && (
+            <p className="muted small" role="status">
+              {notice}
+            </p>
+          )}
         </section>
       )}
       {facets.length === 0 ? (

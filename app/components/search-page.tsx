@@ -59,7 +59,7 @@ export function SearchPage({ view, error, degraded, emptyCatalog, recentSearches
 
   return (
     <div className="search-layout">
-      <FacetPanel facets={view.facets} selected={view.selected} clearHref={view.clearFiltersHref} hidden={view.hidden} />
+      <FacetPanel facets={view.facets} selected={view.selected} clearHref={view.clearFiltersHref} hidden={view.hidden} notice={view.filterLimitNotice} />
       <section className="results" aria-labelledby="results-heading" aria-busy={searching}>
         {recentSearches.length > 0 && (
           <nav className="recent-searches" aria-label="Recent searches">

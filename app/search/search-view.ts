@@ -20,6 +20,7 @@ import {
   searchHref,
   serializeSearchState,
   toggleColumnSort,
+  MAX_FILTERS,
   MAX_WITHIN_TERMS,
   type SearchState,
 } from "./state";
@@ -118,6 +119,8 @@ export interface SearchView {
   within: { term: string; removeHref: string }[];
   clearWithinHref: string | null;
   withinDisabledReason: string | null;
+  /** Said when the search has as many filters as a search may: more are ignored. */
+  filterLimitNotice: string | null;
   sortValue: string;
   pager: PagerView;
   rowsPerPage: number;
@@ -290,6 +293,7 @@ export function buildSearchView(input: {
     within: state.within.map((term) => ({ term, removeHref: searchHref(removeWithin(state, term), config) })),
     clearWithinHref: state.within.length > 0 ? searchHref(clearWithin(state), config) : null,
     withinDisabledReason,
+    filterLimitNotice: state.filters.length >= MAX_FILTERS ? `At most ${MAX_FILTERS} filters at once: remove one to add another.` : null,
     sortValue: sortValueOf(state),
     pager: pager(state, response.total, config),
     rowsPerPage: state.rows,

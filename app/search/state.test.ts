@@ -11,6 +11,9 @@ import {
   filterToggleHref,
   goToPage,
   normalizeQuery,
+  MAX_FILTER_VALUE_LENGTH,
+  MAX_FILTERS,
+  MAX_START,
   PAGE_SIZES,
   parseSearchParams,
   removeFilter,
@@ -368,6 +371,8 @@ describe("parseSearchParams: lenient with bad values", () => {
         const type = name === "f" ? "include" : "exclude";
         const earlier = kept.find((f) => f.value === value);
         if (earlier?.type === type) continue;
+        // At the limit, only a filter already there may change its type.
+        if (!earlier && kept.length >= MAX_FILTERS) continue;
         kept = [...kept.filter((f) => f.value !== value), { value, type }];
       }
       return [...kept.filter((f) => f.type === "include"), ...kept.filter((f) => f.type === "exclude")];
@@ -383,11 +388,29 @@ describe("parseSearchParams: lenient with bad values", () => {
     }
   });
 
-  it("handles a URL with thousands of filters", () => {
+  it("keeps the first MAX_FILTERS filters of a URL with thousands, in a page that stays small", () => {
     const params = new URLSearchParams();
     for (let i = 0; i < 20_000; i++) params.append(i % 2 ? "f" : "nf", `category:${i % 5000}`);
     const s = parseSearchParams(params, config);
-    expect(s.filters).toHaveLength(5000);
+    expect(s.filters).toHaveLength(MAX_FILTERS);
+    expect(s.filters.map((f) => f.value)).toEqual(
+      expect.arrayContaining(Array.from({ length: MAX_FILTERS }, (_, i) => String(i))),
+    );
+    expect(serializeSearchState(s, config).getAll("f").length + serializeSearchState(s, config).getAll("nf").length).toBe(MAX_FILTERS);
+  });
+
+  it("drops filter values longer than MAX_FILTER_VALUE_LENGTH", () => {
+    const long = "x".repeat(MAX_FILTER_VALUE_LENGTH + 1);
+    const s = parseSearchParams(new URLSearchParams([["f", `category:${long}`], ["f", `category:${"y".repeat(MAX_FILTER_VALUE_LENGTH)}`]]), config);
+    expect(s.filters.map((f) => f.value.length)).toEqual([MAX_FILTER_VALUE_LENGTH]);
+  });
+
+  it("never asks for results past MAX_START: a huge page becomes the last page that can be asked", () => {
+    for (const rows of [20, 50, 100]) {
+      const s = parseSearchParams(new URLSearchParams({ page: "1000000000", rows: String(rows) }), config);
+      expect((s.page - 1) * rows).toBeLessThanOrEqual(MAX_START);
+      expect(s.page * rows).toBeGreaterThan(MAX_START);
+    }
   });
 });
 

@@ -14,6 +14,15 @@ export type PageSize = (typeof PAGE_SIZES)[number];
 export const DEFAULT_ROWS: PageSize = 20;
 export const MAX_QUERY_LENGTH = 500;
 export const MAX_WITHIN_TERMS = 5;
+/**
+ * Every link of a page repeats the search's filters, so a page grows with their number squared:
+ * at most this many filters in all (the rest are ignored, and the page says so), each value at
+ * most MAX_FILTER_VALUE_LENGTH characters (no facet value comes near it).
+ */
+export const MAX_FILTERS = 20;
+export const MAX_FILTER_VALUE_LENGTH = 200;
+/** Results past this place are never asked for: a bookmarked page beyond them goes to the last page. */
+export const MAX_START = 1_000_000;
 
 export interface SearchState {
   /** Trimmed; '' means every item (also for `*:*`); at most 500 characters. */
@@ -130,7 +139,7 @@ function canonicalFilters(filters: readonly Filter[]): Filter[] {
 
 function cleanFilter(filter: Filter): Filter | null {
   const value = cleanText(filter.value);
-  return value === "" ? null : { field: filter.field, value, type: filter.type };
+  return value === "" || Array.from(value).length > MAX_FILTER_VALUE_LENGTH ? null : { field: filter.field, value, type: filter.type };
 }
 
 /**
@@ -144,6 +153,8 @@ function mergeFilters(base: readonly Filter[], added: Iterable<Filter>): Filter[
   for (const filter of [...base, ...added]) {
     const key = target(filter);
     if (byTarget.get(key)?.type === filter.type) continue;
+    // Past the limit only a filter already there may change its type.
+    if (byTarget.size >= MAX_FILTERS && !byTarget.has(key)) continue;
     byTarget.delete(key);
     byTarget.set(key, filter);
   }
@@ -158,7 +169,13 @@ function parseFilter(raw: string, type: Filter["type"], config: SearchConfig): F
   return cleanFilter({ field, value: raw.slice(colon + 1), type });
 }
 
+/** The last page whose results start within MAX_START. */
+function lastAskablePage(rows: number): number {
+  return Math.floor(MAX_START / rows) + 1;
+}
+
 export function parseSearchParams(params: URLSearchParams, config: SearchConfig): SearchState {
+  const rows = parseRows(params.get("rows"));
   const parsed: Filter[] = [];
   // In URL order, so that of two contradicting filters on one value the later wins, as when added.
   for (const [name, raw] of params) {
@@ -168,8 +185,8 @@ export function parseSearchParams(params: URLSearchParams, config: SearchConfig)
   }
   return {
     q: normalizeQuery(params.get("q") ?? ""),
-    page: parsePage(params.get("page")),
-    rows: parseRows(params.get("rows")),
+    page: Math.min(parsePage(params.get("page")), lastAskablePage(rows)),
+    rows,
     sort: parseSort(params.get("sort"), config),
     filters: mergeFilters([], parsed),
     within: normalizeWithin(params.getAll("within")),
@@ -302,9 +319,9 @@ export function withRows(state: SearchState, rows: number): SearchState {
   return reset(state, { rows: toPageSize(rows) });
 }
 
-/** Keeps everything else; a page that is not a positive integer becomes 1. */
+/** Keeps everything else; a page that is not a positive integer becomes 1, one past MAX_START the last that can be asked. */
 export function goToPage(state: SearchState, page: number): SearchState {
-  return { ...state, page: toPage(page) };
+  return { ...state, page: Math.min(toPage(page), lastAskablePage(state.rows)) };
 }
 
 /** Blank and duplicate terms, and terms beyond the fifth, are ignored. */
