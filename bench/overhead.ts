@@ -35,7 +35,8 @@ import autocannon from "autocannon";
 import { buildSampleCatalog } from "../app/search/engines/embedded/catalog-build.server";
 import { median, percentile, table } from "./lib";
 import { formatRatio, medianRatio, roundRatio, verdict, type Ratio } from "./overhead-ratio";
-import { buildApp, startHarnessFloor, startServer, startStandIn } from "./server";
+import { buildApp } from "./build";
+import { startHarnessFloor, startServer, startStandIn } from "./server";
 
 const OUT = path.resolve("bench/out");
 const CATALOG = path.join(OUT, "catalog-5000.db");
@@ -108,12 +109,10 @@ async function closedLoop(url: string, clients: number, seconds: number) {
 
 fs.mkdirSync(OUT, { recursive: true });
 if (!fs.existsSync(CATALOG)) buildSampleCatalog(CATALOG, { items: 5000 });
-// The app as `npm start` serves it, plus the empty document (bench/empty-document-route.tsx), in a
-// build directory of the benchmark's own.
-const BUILD_DIR = path.join(OUT, "build-overhead");
-buildApp({ dir: BUILD_DIR, env: { BENCH_EMPTY_DOCUMENT: "1" } });
+// The app as `npm start` serves it, plus the empty document (bench/empty-document-route.tsx).
+const serverBuild = buildApp({ name: "build-overhead", emptyDocument: true });
 const standIn = await startStandIn(CATALOG);
-const server = await startServer({
+const server = await startServer(serverBuild, {
   CATALOG_DB: CATALOG,
   FUSION_URL: standIn.url,
   FUSION_APP: "parts",
@@ -121,7 +120,7 @@ const server = await startServer({
   FUSION_BREAKER_THRESHOLD: String(BREAKER_THRESHOLD),
   FUSION_BREAKER_COOLDOWN_MS: "600000",
   SIGNALS_ENABLED: "false",
-}, BUILD_DIR);
+});
 try {
   await standIn.fault({ kind: "fixed", ms: LATENCY_MS });
   const page = `${server.url}${PAGE}`;
