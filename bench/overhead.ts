@@ -120,6 +120,9 @@ const server = await startServer(serverBuild, {
   FUSION_BREAKER_THRESHOLD: String(BREAKER_THRESHOLD),
   FUSION_BREAKER_COOLDOWN_MS: "600000",
   SIGNALS_ENABLED: "false",
+}).catch((error: unknown) => {
+  standIn.stop();
+  throw error;
 });
 try {
   await standIn.fault({ kind: "fixed", ms: LATENCY_MS });
