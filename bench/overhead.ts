@@ -176,10 +176,9 @@ try {
   if (health.data.engines.serving !== "fusion") throw new Error("the portal is not serving from Fusion");
 
   await standIn.fault({ kind: "hang" });
-  // Trip the breakers: three requests that wait for the 2 s timeout open a worker's breaker, and it
-  // tells the others. Connections, not requests, are dealt out to the workers, and not strictly in
-  // turn, so each request gets a connection of its own and rounds go on until every health answer
-  // says open.
+  // Trip the breakers: three requests that wait for the 2 s timeout open a worker's breaker.
+  // Connections, not requests, are dealt out to the workers, and not strictly in turn, so each
+  // request gets a connection of its own and rounds go on until every health answer says open.
   let states: string[] = [];
   for (let round = 0; round < 5 && !(states.length > 0 && states.every((s) => s === "open")); round++) {
     await Promise.all(Array.from({ length: BREAKER_THRESHOLD * WORKERS }, () => getOnNewConnection(page)));
