@@ -3,7 +3,7 @@
  * footer and scripts) whose loader makes the search page's Fusion call through the same service
  * and whose body shows one number. Loaded like the search page, it measures what the stack (HTTP,
  * remix-serve, Remix, the Fusion client, a document) costs before any of the search page's own
- * content. Only the benchmark's build has it (remix.config.js, BENCH_EMPTY_DOCUMENT).
+ * content. Only the benchmark's own build has it (bench/build-config.js).
  */
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";

@@ -9,15 +9,16 @@ import fs from "node:fs";
 import path from "node:path";
 import { buildSampleCatalog } from "../app/search/engines/embedded/catalog-build.server";
 import { mib, table } from "./lib";
-import { buildApp, startServer } from "./server";
+import { buildApp } from "./build";
+import { startServer } from "./server";
 
 const OUT = path.resolve("bench/out");
 const CATALOG = path.join(OUT, "catalog-100000.db");
 const FIELDS = ["org_code", "item_number", "item_description", "status", "stock_locator", "subinventory", "quantity_on_hand", "quantity_on_order", "item_type", "manufacturer"];
 
-async function exportOnce(rows: number) {
+async function exportOnce(serverBuild: string, rows: number) {
   // One process, so that its peak memory is the memory of the export.
-  const server = await startServer({ CATALOG_DB: CATALOG, EXPORT_LIMIT: String(rows), SIGNALS_ENABLED: "false", WEB_CONCURRENCY: "1" });
+  const server = await startServer(serverBuild, { CATALOG_DB: CATALOG, EXPORT_LIMIT: String(rows), SIGNALS_ENABLED: "false", WEB_CONCURRENCY: "1" });
   try {
     // One search first, so the baseline includes a warmed catalogue in both runs.
     await (await fetch(`${server.url}/api/search?q=pump`)).text();
@@ -51,9 +52,9 @@ if (!fs.existsSync(CATALOG)) {
   process.stderr.write("building a 100,000-item sample catalogue…\n");
   buildSampleCatalog(CATALOG, { items: 100_000 });
 }
-buildApp();
-const small = await exportOnce(5_000);
-const large = await exportOnce(50_000);
+const serverBuild = buildApp();
+const small = await exportOnce(serverBuild, 5_000);
+const large = await exportOnce(serverBuild, 50_000);
 console.log(
   table([
     ["rows", "first byte", "total", "rows/s", "size", "peak RSS"],

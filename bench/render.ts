@@ -13,7 +13,8 @@ import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import { buildSampleCatalog } from "../app/search/engines/embedded/catalog-build.server";
 import { table } from "./lib";
-import { buildApp, startStandIn } from "./server";
+import { buildApp } from "./build";
+import { startStandIn } from "./server";
 
 const OUT = path.resolve("bench/out");
 const CATALOG = path.join(OUT, "catalog-5000.db");
@@ -27,7 +28,7 @@ const PAGES = [
 
 fs.mkdirSync(OUT, { recursive: true });
 if (!fs.existsSync(CATALOG)) buildSampleCatalog(CATALOG, { items: 5000 });
-buildApp();
+const serverBuild = buildApp();
 const standIn = await startStandIn(CATALOG);
 try {
   await standIn.fault({ kind: "fixed", ms: 0 });
@@ -41,8 +42,7 @@ try {
     SIGNALS_ENABLED: "false",
   });
   const { createRequestHandler } = await import("@remix-run/node");
-  const buildFile = path.resolve(process.env.REMIX_BUILD_DIR ?? "build", "index.js");
-  const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
+  const build = (await import(pathToFileURL(serverBuild).href)) as ServerBuild;
   const handle = createRequestHandler(build, "production");
 
   const rows: (string | number)[][] = [["page", "wall per page", "CPU per page", "size"]];

@@ -1,18 +1,8 @@
 /** Starts the production build on a free port for a benchmark and stops it again. */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-
-/**
- * Builds the app for a benchmark: into `build/` (or REMIX_BUILD_DIR), or with `dir` into a
- * directory of the benchmark's own, with `env` for the build (BENCH_EMPTY_DOCUMENT, say).
- */
-export function buildApp(options: { dir?: string; env?: Record<string, string> } = {}): void {
-  const env = { ...process.env, ...options.env, ...(options.dir ? { REMIX_BUILD_DIR: options.dir } : {}) };
-  const result = spawnSync("npx", ["remix", "build"], { stdio: ["ignore", "ignore", "inherit"], env });
-  if (result.status !== 0) throw new Error("remix build failed");
-}
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -33,9 +23,10 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(env: Record<string, string>, buildDir = process.env.REMIX_BUILD_DIR ?? "build"): Promise<RunningServer> {
+/** Serves the server build `serverBuild` (bench/build.ts) as `npm start` does, with `env`. */
+export async function startServer(serverBuild: string, env: Record<string, string>): Promise<RunningServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.resolve("scripts/serve.mjs"), path.resolve(buildDir, "index.js")], {
+  const child = spawn(process.execPath, [path.resolve("scripts/serve.mjs"), serverBuild], {
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
