@@ -8,7 +8,7 @@ export function loader({ request, params }: LoaderFunctionArgs) {
   return loadSingleBom(request, params.item, "asset");
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Asset BOM ${data?.item ?? ""} · Crib Search` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Asset BOM ${data?.item ?? ""} – Crib Search` }];
 
 export default function AssetBomRoute() {
   const d = useLoaderData<typeof loader>();

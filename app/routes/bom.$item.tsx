@@ -8,7 +8,7 @@ export function loader({ request, params }: LoaderFunctionArgs) {
   return loadCombinedBom(request, params.item);
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `BOM ${data?.item ?? ""} · Crib Search` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `BOM ${data?.item ?? ""} – Crib Search` }];
 
 export default function BomRoute() {
   const d = useLoaderData<typeof loader>();

@@ -7,7 +7,7 @@ export function loader({ request }: LoaderFunctionArgs) {
   return loadCallback(request);
 }
 
-export const meta: MetaFunction = () => [{ title: "Authentication Failed · Crib Search" }];
+export const meta: MetaFunction = () => [{ title: "Authentication Failed – Crib Search" }];
 
 export default function CallbackRoute() {
   const { message } = useLoaderData<typeof loader>();

@@ -11,7 +11,7 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => pickHeaders(loade
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   const query = data?.view?.query;
-  return [{ title: query ? `${query} · Crib Search` : "Search · Crib Search" }];
+  return [{ title: query ? `${query} – Crib Search` : "Search – Crib Search" }];
 };
 
 export default function SearchRoute() {

@@ -6,7 +6,7 @@ export function loader({ request }: LoaderFunctionArgs) {
   return loadDebug(request);
 }
 
-export const meta: MetaFunction = () => [{ title: "Diagnostics · Crib Search" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => [{ title: "Diagnostics – Crib Search" }, { name: "robots", content: "noindex" }];
 
 /** Sign-in and configuration diagnostics for operators (secrets redacted). */
 export default function DebugRoute() {

@@ -7,7 +7,7 @@ export function loader({ request }: LoaderFunctionArgs) {
   return loadLogin(request);
 }
 
-export const meta: MetaFunction = () => [{ title: "Sign in · Crib Search" }];
+export const meta: MetaFunction = () => [{ title: "Sign in – Crib Search" }];
 
 export default function LoginRoute() {
   const { error } = useLoaderData<typeof loader>();

@@ -8,7 +8,7 @@ export function loader({ request, params }: LoaderFunctionArgs) {
   return loadSingleBom(request, params.item, "pm");
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `PM BOM ${data?.item ?? ""} · Crib Search` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `PM BOM ${data?.item ?? ""} – Crib Search` }];
 
 export default function PMBomRoute() {
   const d = useLoaderData<typeof loader>();

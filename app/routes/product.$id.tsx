@@ -11,7 +11,7 @@ export function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `${data.itemNumber} · ${data.title} · Crib Search` : "Product · Crib Search" },
+  { title: data ? `${data.itemNumber} – ${data.title} – Crib Search` : "Product – Crib Search" },
 ];
 
 export default function ProductPage() {

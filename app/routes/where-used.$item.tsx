@@ -10,7 +10,7 @@ export function loader({ request, params }: LoaderFunctionArgs) {
   return loadWhereUsed(request, params.item);
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Where Used: ${data?.item ?? ""} · Crib Search` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Where Used: ${data?.item ?? ""} – Crib Search` }];
 
 export default function WhereUsedPage() {
   const { item, crumbs, sections, exportBase } = useLoaderData<typeof loader>();

@@ -13,7 +13,7 @@ export function problemPage(message: string, status: number, options: { backHref
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{`${message} · Crib Search`}</title>
+        <title>{`${message} – Crib Search`}</title>
         <link rel="stylesheet" href={styles} />
       </head>
       <body>
