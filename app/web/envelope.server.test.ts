@@ -37,9 +37,9 @@ describe("the security envelope", () => {
     expect(verdict.refusal).toMatchObject({ status: 405, headers: { Allow: "GET, HEAD, POST" } });
   });
 
-  it("refuses an address over 8 KB with 414", () => {
-    expect(envelope(request({ url: `/crib-search/search?q=${"a".repeat(9000)}` })).refusal?.status).toBe(414);
-    expect(envelope(request({ url: `/crib-search/search?q=${"a".repeat(8000)}` })).refusal).toBeNull();
+  it("refuses an address over 12 KB with 414", () => {
+    expect(envelope(request({ url: `/crib-search/search?q=${"a".repeat(12_300)}` })).refusal?.status).toBe(414);
+    expect(envelope(request({ url: `/crib-search/search?q=${"a".repeat(10_000)}` })).refusal).toBeNull();
   });
 
   it("refuses a POST from another site with 403, by Fetch metadata or by Origin", () => {

@@ -41,8 +41,8 @@ export interface EnvelopeOptions {
 }
 
 const METHODS = new Set(["GET", "HEAD", "POST"]);
-/** No link of the portal comes near this; a longer address is refused before any work. */
-export const MAX_URL_LENGTH = 8192;
+/** No link of the portal comes near this (a query is cut to 500 characters anyway); a longer address is refused before any work. */
+export const MAX_URL_LENGTH = 12_288;
 const SIGN_IN_PATHS = /^\/(login|callback)(\/|\?|$)/;
 /** Build assets are fingerprinted files: a page's own assets never count against its client. */
 const ASSETS = /^\/(build\/|favicon\.)/;
