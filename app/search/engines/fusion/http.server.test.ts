@@ -68,6 +68,20 @@ describe("Fusion's HTTP client", () => {
     expect(keys).toHaveLength(3);
   });
 
+  it("sends the API key only to Fusion's own origin: not to another port of the same host", async () => {
+    const keys: (string | undefined)[] = [];
+    const other = await serve((req, res) => {
+      keys.push(req.headers["x-api-key"] as string | undefined);
+      res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(answer));
+    });
+    const base = await serve((req, res) => {
+      keys.push(req.headers["x-api-key"] as string | undefined);
+      res.writeHead(307, { Location: `${other}/moved` }).end();
+    });
+    expect((await get(`${base}/search`, "secret")).body).toEqual(answer);
+    expect(keys).toEqual(["secret", undefined]);
+  });
+
   it("stops following a redirect loop", async () => {
     let hits = 0;
     const base = await serve((_req, res) => {

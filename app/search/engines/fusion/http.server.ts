@@ -71,14 +71,18 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
  * FusionError carrying the spec's text; nothing of the raw engine error reaches the caller.
  *
  * Redirects are followed by hand, and only on the same host: `fetch` would send the API key to
- * any host a redirect names. A GET that meets a connection the server has just closed is sent
- * once more, since nothing of it was handled.
+ * any host a redirect names. The key goes only to Fusion's own origin (scheme, host and port): a
+ * hop to another port or scheme of the host is asked without it. A GET that meets a connection
+ * the server has just closed is sent once more, since nothing of it was handled.
  */
 export async function fusionGet(url: string, options: FusionHttpOptions): Promise<FusionHttpResponse> {
   const { timeout, signal } = withTimeout(options);
   const fail = (error: unknown) => transportError(error, timeout.aborted);
-  const headers = requestHeaders(options);
+  const withKey = requestHeaders(options);
+  const { "x-api-key": _key, ...withoutKey } = withKey;
+  const origin = new URL(url).origin;
   const send = async (target: URL): Promise<Response> => {
+    const headers = target.origin === origin ? withKey : withoutKey;
     try {
       return await fetch(target, { headers, signal, redirect: "manual" });
     } catch (error) {
