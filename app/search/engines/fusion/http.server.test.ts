@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { MESSAGES } from "./errors";
-import { fusionGet, fusionStatus } from "./http.server";
+import { fusionGet, fusionStatus, MAX_ANSWER_BYTES } from "./http.server";
 import { rejection } from "../../../../tests/support/fusion-rejection";
 
 const servers: http.Server[] = [];
@@ -44,6 +44,18 @@ describe("Fusion's HTTP client", () => {
     }
     expect(seen.every((value) => /gzip/.test(value ?? ""))).toBe(true);
   });
+
+  it("reads an answer that decompresses past 20 MB as malformed, without holding it", async () => {
+    const bomb = zlib.gzipSync(Buffer.alloc(MAX_ANSWER_BYTES + 1024 * 1024, 0x20));
+    const base = await serve((_req, res) => {
+      res.writeHead(200, { "Content-Type": "application/json", "Content-Encoding": "gzip" });
+      res.end(bomb);
+    });
+    // A generous timeout: decompressing 21 MB on a busy machine must not read as a timeout.
+    const error = await rejection(fusionGet(`${base}/`, { timeoutMs: 30_000 }));
+    expect(error.reason).toBe("malformed");
+    expect(error.isOutage).toBe(true);
+  }, 40_000);
 
   it("reports a body that does not decompress as 'Search request failed'", async () => {
     const base = await serve((_req, res) => {

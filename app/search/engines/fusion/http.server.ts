@@ -26,6 +26,32 @@ function errorMessage(text: string, statusText: string): string {
   return statusText || "Error";
 }
 
+/**
+ * The most an answer may hold once decompressed: far more than any page of results, and a bound
+ * on what a broken or hostile answer (a gzip bomb) can make the portal hold in memory.
+ */
+export const MAX_ANSWER_BYTES = 20 * 1024 * 1024;
+
+/** The body as text, read up to `max` bytes; more is a malformed answer. */
+async function readCapped(response: Response, max: number, signal: AbortSignal): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await untilAborted(reader.read(), signal);
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      console.warn(`Fusion's answer passed ${max} bytes; read as malformed`);
+      throw new FusionError("malformed", MESSAGES.failed);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 /** Redirects followed to the same host (a proxy's move to https, say); another host is refused. */
 const MAX_REDIRECTS = 5;
 
@@ -113,10 +139,10 @@ export async function fusionGet(url: string, options: FusionHttpOptions): Promis
 
   let text: string;
   try {
-    text = await untilAborted(response.text(), signal);
+    text = await readCapped(response, MAX_ANSWER_BYTES, signal);
   } catch (error) {
     void response.body?.cancel().catch(() => undefined);
-    throw fail(error);
+    throw error instanceof FusionError ? error : fail(error);
   }
   if (!response.ok) throw httpError(response.status, errorMessage(text, response.statusText), response.statusText);
   try {
