@@ -87,11 +87,20 @@ async function main(): Promise<number> {
   }
 
   const controller = new AbortController();
-  // A second Ctrl-C gets the default behaviour (exit at once); the leftover temporary file is
-  // removed by the next import or server start.
-  const interrupt = () => controller.abort();
-  process.once("SIGINT", interrupt);
-  process.once("SIGTERM", interrupt);
+  // Ctrl-C stops the import, which removes its temporary file. Under `npm run` the same Ctrl-C
+  // arrives more than once (npm and tsx pass it on), so a copy within a second is ignored; a
+  // later second Ctrl-C exits at once, and the next import or server start removes the file.
+  let interruptedAt = 0;
+  const interrupt = () => {
+    if (!controller.signal.aborted) {
+      interruptedAt = Date.now();
+      controller.abort();
+    } else if (Date.now() - interruptedAt > 1000) {
+      process.exit(130);
+    }
+  };
+  process.on("SIGINT", interrupt);
+  process.on("SIGTERM", interrupt);
 
   try {
     const report = await importCatalog({ ...args, onProgress: printProgress, signal: controller.signal });
