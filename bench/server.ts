@@ -27,7 +27,8 @@ export interface RunningServer {
 export async function startServer(serverBuild: string, env: Record<string, string>): Promise<RunningServer> {
   const port = await freePort();
   const child = spawn(process.execPath, [path.resolve("scripts/serve.mjs"), serverBuild], {
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", ...env },
+    // A benchmark is a flood from one client by design: no rate limits.
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", RATE_LIMIT_PER_MINUTE: "0", SIGN_IN_RATE_LIMIT_PER_MINUTE: "0", ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const url = `http://127.0.0.1:${port}`;
