@@ -86,10 +86,23 @@ describe("SearchService", () => {
     expect(result.degraded).toBe(true);
   });
 
-  const configurationErrors: Array<[number]> = [[401], [403], [404], [400]];
+  const configurationErrors: Array<[number, string]> = [
+    [401, MESSAGES.unauthorized],
+    [403, MESSAGES.forbidden],
+    [404, MESSAGES.notFound],
+  ];
 
-  it.each(configurationErrors)("throws HTTP %i as it is, without asking the fallback", async (status) => {
-    const error = httpError(status, "Bad Request");
+  it.each(configurationErrors)("answers HTTP %i from the fallback, marked degraded, and keeps its text for the status", async (status, text) => {
+    const fallback = fakeEngine("embedded", ok("from-embedded"));
+    const svc = service(fakeEngine("fusion", failWith(httpError(status, "Refused"))).engine, fallback.engine);
+    const result = await svc.search(request);
+    expect(result).toMatchObject({ engine: "embedded", degraded: true });
+    expect(fallback.calls.search).toBe(1);
+    expect(svc.status().primary).toMatchObject({ configurationError: text, breaker: { consecutiveFailures: 1 } });
+  });
+
+  it("throws a request the platform refused (HTTP 400) as it is, without asking the fallback", async () => {
+    const error = httpError(400, "Bad Request");
     const fallback = fakeEngine("embedded", ok("from-embedded"));
     await expect(service(fakeEngine("fusion", failWith(error)).engine, fallback.engine).search(request)).rejects.toBe(error);
     expect(fallback.calls.search).toBe(0);
@@ -131,9 +144,11 @@ describe("SearchService.suggest", () => {
     expect(svc.status()).toMatchObject({ serving: "embedded", primary: { breaker: { state: "open", consecutiveFailures: 3 } } });
   });
 
-  it("gives no suggestions, not an error, when the platform refuses or both engines fail", async () => {
-    const refused = service(withSuggest("fusion", throwing(httpError(401, "Unauthorized"))), fakeEngine("embedded", ok("y")).engine);
+  it("gives no suggestions, not an error, when the platform refuses the request or both engines fail", async () => {
+    const refused = service(withSuggest("fusion", throwing(httpError(400, "Bad Request"))), fakeEngine("embedded", ok("y")).engine);
     expect(await refused.suggest("pu", 5)).toMatchObject({ value: [], engine: "fusion" });
+    const misconfigured = service(withSuggest("fusion", throwing(httpError(401, "Unauthorized"))), fakeEngine("embedded", ok("y")).engine);
+    expect(await misconfigured.suggest("pu", 5)).toMatchObject({ value: ["embedded"], engine: "embedded", degraded: true });
     const down = service(withSuggest("fusion", throwing(timeout())), withSuggest("embedded", throwing(new Error("catalogue missing"))));
     expect((await down.suggest("pu", 5)).value).toEqual([]);
   });
@@ -230,20 +245,19 @@ describe("SearchService circuit breaker", () => {
     expect(primary.calls.search).toBe(5);
   });
 
-  it("treats a configuration error as a sign of life: it breaks a run of outages", async () => {
+  it("counts a configuration error against the circuit like an outage, and a refused request as a sign of life", async () => {
     let next: FusionError = timeout();
     const primary = fakeEngine("fusion", async () => {
       throw next;
     });
     const svc = service(primary.engine, fakeEngine("embedded", ok("e")).engine);
     await svc.search(request);
-    await svc.search(request);
     next = httpError(401, "");
-    await expect(svc.search(request)).rejects.toThrow(MESSAGES.unauthorized);
-    next = timeout();
-    await svc.search(request);
     await svc.search(request);
     expect(svc.status().primary?.breaker).toMatchObject({ state: "closed", consecutiveFailures: 2 });
+    next = httpError(400, "");
+    await expect(svc.search(request)).rejects.toThrow("HTTP 400");
+    expect(svc.status().primary?.breaker).toMatchObject({ state: "closed", consecutiveFailures: 0 });
   });
 
   it("reports the platform's last configuration error, until an answer without one", async () => {
@@ -254,13 +268,13 @@ describe("SearchService circuit breaker", () => {
     });
     const svc = service(primary.engine, fakeEngine("embedded", ok("e")).engine);
     expect(svc.status().primary).not.toHaveProperty("configurationError");
-    await expect(svc.search(request)).rejects.toThrow(MESSAGES.forbidden);
+    expect((await svc.search(request)).engine).toBe("embedded");
     expect(svc.status().primary).toMatchObject({ configurationError: MESSAGES.forbidden, breaker: { state: "closed" } });
     next = httpError(400, "undefined field nonsense_s");
     await expect(svc.search(request)).rejects.toThrow();
     expect(svc.status().primary).not.toHaveProperty("configurationError");
     next = httpError(404, "");
-    await expect(svc.search(request)).rejects.toThrow(MESSAGES.notFound);
+    expect((await svc.search(request)).engine).toBe("embedded");
     expect(svc.status().primary?.configurationError).toBe(MESSAGES.notFound);
     next = null;
     await svc.search(request);
@@ -316,12 +330,12 @@ describe("SearchService circuit breaker", () => {
       expect(svc.status().primary?.breaker).toMatchObject({ consecutiveFailures: 1 });
     });
 
-    it("shows a configuration error as it is, without the backup", async () => {
+    it("reads from the backup when the platform answers a configuration error before the first row", async () => {
       const fallback = fakeEngine("embedded", ok("e"));
       const svc = service(failingCursor(0, httpError(401, "Unauthorized")), fallback.engine);
-      await expect(read(svc, [])).rejects.toThrow(MESSAGES.unauthorized);
-      expect(fallback.calls.cursor).toBe(0);
-      expect(svc.status().primary?.breaker).toMatchObject({ consecutiveFailures: 0 });
+      await read(svc, []);
+      expect(fallback.calls.cursor).toBe(1);
+      expect(svc.status().primary).toMatchObject({ configurationError: MESSAGES.unauthorized, breaker: { consecutiveFailures: 1 } });
     });
   });
 

@@ -60,16 +60,19 @@ export class SearchService {
     };
   }
 
-  /** The platform answered, so it is up; a configuration error is kept for the status until an answer without one. */
-  private answered(error?: unknown) {
+  /** The platform answered as it should, so it is up and configured. */
+  private answered() {
     this.breaker.success();
-    this.configurationError = error instanceof SearchError && error.kind === "configuration" ? error.message : null;
+    this.configurationError = null;
   }
 
   /**
    * The one fallback policy: the platform when its circuit lets the call through, else the
-   * backup. An outage is answered by the backup and counts against the circuit; any other
-   * answer, error or not, shows the platform is up. A call the user went away from tells nothing.
+   * backup. An outage or a configuration error (401, 403, an unknown profile) is answered by the
+   * backup and counts against the circuit, so people go on working while an operator fixes the
+   * platform; the configuration error's text is kept for the status. A request the platform
+   * refused (a 400) is thrown as it is: the backup would not help. A call the user went away from
+   * tells nothing.
    */
   private async withFallback<T>(call: (engine: SearchEngine) => Promise<T>, context?: RequestContext): Promise<Answer<T>> {
     const { primary, fallback } = this.engines;
@@ -85,11 +88,13 @@ export class SearchService {
           this.breaker.release();
           throw error;
         }
-        if (!isOutage(error)) {
-          this.answered(error);
+        const configuration = error instanceof SearchError && error.kind === "configuration";
+        if (!isOutage(error) && !configuration) {
+          this.answered();
           throw error;
         }
         this.breaker.failure();
+        this.configurationError = configuration ? error.message : null;
         outage = error;
         console.warn(`[${context?.requestId ?? "-"}] ${primary.name} failed, answering from ${fallback.name}: ${(error as Error).message}`);
       }
