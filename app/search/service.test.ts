@@ -3,7 +3,7 @@ import { CircuitBreaker } from "./circuit-breaker";
 import type { BomRequest, CursorRequest, Doc, EngineName, RequestContext, SearchEngine, SearchRequest, SearchResponse } from "./engine";
 import { FusionError, httpError, MESSAGES } from "./engines/fusion/errors";
 import { DEFAULT_SEARCH_CONFIG } from "./search-config";
-import { SearchService } from "./service";
+import { PLATFORM_HEALTH_CACHE_MS, SearchService } from "./service";
 
 const request: SearchRequest = { q: "pump", within: [], filters: [], sort: null, start: 0, rows: 20, facetFields: [] };
 
@@ -354,5 +354,47 @@ describe("SearchService circuit breaker", () => {
     expect(await rows()).toEqual(["embedded-row"]);
     expect(primary.calls.cursor).toBe(1);
     expect(fallback.calls.cursor).toBe(1);
+  });
+});
+
+describe("SearchService.platformStatus", () => {
+  it("asks the platform's health check at most once per cache period, and not while the circuit is open", async () => {
+    let checks = 0;
+    let healthy = true;
+    const primary = { ...fakeEngine("fusion", failWith(timeout())).engine, health: async () => (checks++, { ok: healthy }) };
+    const svc = service(primary, fakeEngine("embedded", ok("e")).engine);
+    expect(await svc.platformStatus(1_000)).toEqual({ ok: true });
+    expect(await svc.platformStatus(1_000 + PLATFORM_HEALTH_CACHE_MS - 1)).toEqual({ ok: true });
+    expect(checks).toBe(1);
+    healthy = false;
+    expect(await svc.platformStatus(1_000 + PLATFORM_HEALTH_CACHE_MS)).toEqual({ ok: false });
+    expect(checks).toBe(2);
+    for (let i = 0; i < 3; i++) await svc.search(request);
+    expect(svc.status().primary?.breaker.state).toBe("open");
+    expect(await svc.platformStatus(99_999_999)).toMatchObject({ ok: false });
+    expect(checks).toBe(2);
+  });
+
+  it("asks again when a search contradicts the last answer", async () => {
+    let checks = 0;
+    let next: unknown = null;
+    const primary = {
+      ...fakeEngine("fusion", async () => {
+        if (next) throw next;
+        return answer("f");
+      }).engine,
+      health: async () => (checks++, { ok: next === null }),
+    };
+    const svc = service(primary, fakeEngine("embedded", ok("e")).engine);
+    next = httpError(401, "");
+    expect((await svc.platformStatus(1_000))?.ok).toBe(false);
+    next = null;
+    await svc.search(request);
+    expect((await svc.platformStatus(1_001))?.ok).toBe(true);
+    expect(checks).toBe(2);
+  });
+
+  it("is null without a platform", () => {
+    expect(service(null, fakeEngine("embedded", ok("e")).engine).platformStatus()).toBeNull();
   });
 });

@@ -4,6 +4,7 @@ import type {
   BomResponse,
   CursorRequest,
   Doc,
+  EngineHealth,
   EngineName,
   RequestContext,
   SearchEngine,
@@ -36,9 +37,13 @@ export interface ServiceStatus {
  * platform is answered by the fallback and marked as degraded; configuration errors (401, 403,
  * 404) are shown as they are, since the backup would only hide them.
  */
+/** Health checks of the platform are answered from the last one for this long, so probes never flood it. */
+export const PLATFORM_HEALTH_CACHE_MS = 5_000;
+
 export class SearchService {
   readonly breaker: CircuitBreaker;
   private configurationError: string | null = null;
+  private platformHealth: { at: number; check: Promise<EngineHealth>; result?: EngineHealth } | null = null;
 
   constructor(
     readonly searchConfig: SearchConfig,
@@ -60,10 +65,36 @@ export class SearchService {
     };
   }
 
+  /**
+   * The platform's own health check (core-search §7: its root, then a one-row query), at most once
+   * per PLATFORM_HEALTH_CACHE_MS; null without a platform. It does not count for the circuit.
+   */
+  platformStatus(now = Date.now()): Promise<EngineHealth> | null {
+    const { primary } = this.engines;
+    if (!primary) return null;
+    // An open circuit already says the platform is down; asking it again would only wait.
+    if (this.breaker.state === "open") return Promise.resolve({ ok: false, detail: "not asked: the circuit is open" });
+    if (!this.platformHealth || now - this.platformHealth.at >= PLATFORM_HEALTH_CACHE_MS) {
+      const entry: NonNullable<typeof this.platformHealth> = {
+        at: now,
+        check: primary.health().catch((error: unknown): EngineHealth => ({ ok: false, detail: error instanceof Error ? error.message : String(error) })),
+      };
+      void entry.check.then((result) => (entry.result = result));
+      this.platformHealth = entry;
+    }
+    return this.platformHealth.check;
+  }
+
+  /** A cached health answer that calls, or answers, contradict is asked again next time. */
+  private contradicted(ok: boolean): void {
+    if (this.platformHealth?.result && this.platformHealth.result.ok !== ok) this.platformHealth = null;
+  }
+
   /** The platform answered as it should, so it is up and configured. */
   private answered() {
     this.breaker.success();
     this.configurationError = null;
+    this.contradicted(true);
   }
 
   /**
@@ -95,6 +126,7 @@ export class SearchService {
         }
         this.breaker.failure();
         this.configurationError = configuration ? error.message : null;
+        this.contradicted(false);
         outage = error;
         console.warn(`[${context?.requestId ?? "-"}] ${primary.name} failed, answering from ${fallback.name}: ${(error as Error).message}`);
       }

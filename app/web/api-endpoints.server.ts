@@ -78,19 +78,22 @@ export function facetsApi(request: Request) {
 }
 
 /**
- * Liveness: answers while the process runs, and says which engine serves and how the catalogue is.
- * "degraded" while the platform's circuit is open or its last answer was a configuration error.
+ * Liveness: answers while the process runs, and says which engine serves, how the platform answers
+ * its health check (cached a few seconds), and how the backup catalogue is. "degraded" while the
+ * platform fails its check, its circuit is open or its last answer was a configuration error.
  */
 export function healthApi(request: Request) {
   return handleApi(request, async ({ requestId }) => {
     const { search: service, catalogue: engine } = services();
     const catalogue = engine ? await engine.health() : { ok: true, detail: "not used: the backup is the product backend" };
+    const platform = await service.platformStatus();
     const engines = service.status();
+    const platformOk = !engines.primary || (platform?.ok !== false && engines.primary.breaker.state !== "open" && !engines.primary.configurationError);
     return apiData(
       {
-        status: catalogue.ok && engines.primary?.breaker.state !== "open" && !engines.primary?.configurationError ? "ok" : "degraded",
+        status: catalogue.ok && platformOk ? "ok" : "degraded",
         uptimeSeconds: Math.round((Date.now() - started) / 1000),
-        engines,
+        engines: { ...engines, ...(engines.primary ? { primary: { ...engines.primary, health: platform } } : {}) },
         catalogue,
       },
       requestId,
@@ -105,7 +108,9 @@ export function readyApi(request: Request) {
     try {
       // A portal whose backup is a product backend has nothing of its own to wait for.
       const items = catalogue ? catalogue.open().items : null;
-      return apiData({ ready: true, items, engines: service.status() }, requestId);
+      // Ready means able to answer searches: the backup can, whatever the platform says.
+      const platform = await service.platformStatus();
+      return apiData({ ready: true, items, engines: service.status(), ...(platform ? { platform } : {}) }, requestId);
     } catch (error) {
       console.error(`[${requestId}] not ready:`, error instanceof Error ? error.message : error);
       return apiError("The catalogue is not ready", 503, requestId);

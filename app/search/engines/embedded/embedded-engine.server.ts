@@ -31,6 +31,8 @@ interface Catalog {
   db: CatalogDb;
   maxRowid: number;
   itemCount: number;
+  /** When the catalogue file was built (an import or the sample data), for the backup notice and health. */
+  builtAt: string | null;
   docValues: Map<string, DocValues>;
   statements: Map<string, { statement: Database.Statement; columns: string[] }>;
   fileId: string;
@@ -75,7 +77,7 @@ function openCatalog(path: string): Catalog {
     const { maxRowid, itemCount } = db
       .prepare("SELECT coalesce(max(rowid), 0) AS maxRowid, count(*) AS itemCount FROM items")
       .get() as { maxRowid: number; itemCount: number };
-    return { db, maxRowid, itemCount, docValues: new Map(), statements: new Map(), fileId: id, readers: 0, superseded: false };
+    return { db, maxRowid, itemCount, builtAt: meta.built_at ?? null, docValues: new Map(), statements: new Map(), fileId: id, readers: 0, superseded: false };
   } catch (error) {
     db.close();
     if (error instanceof CatalogUnavailableError) throw error;
@@ -154,8 +156,9 @@ export class EmbeddedEngine implements SearchEngine {
   }
 
   /** Opens the catalogue now (for readiness) and reports its size. */
-  open(): { items: number } {
-    return { items: this.current().itemCount };
+  open(): { items: number; builtAt: string | null } {
+    const catalog = this.current();
+    return { items: catalog.itemCount, builtAt: catalog.builtAt };
   }
 
   close(): void {
@@ -407,8 +410,8 @@ export class EmbeddedEngine implements SearchEngine {
 
   async health(): Promise<EngineHealth> {
     try {
-      const { items } = this.open();
-      return { ok: true, detail: `${items} items` };
+      const { items, builtAt } = this.open();
+      return { ok: true, detail: `${items} items${builtAt ? `, built ${builtAt}` : ""}` };
     } catch (error) {
       return { ok: false, detail: error instanceof CatalogUnavailableError ? error.detail : error instanceof Error ? error.message : String(error) };
     }
