@@ -113,7 +113,7 @@ test("logout ends the session for good: the old cookie signs no one in", async (
     await replay.addCookies([old!]);
     const again = await replay.newPage();
     await again.goto(`${SSO_PORTAL_URL}${DEEP_LINK}`);
-    await again.waitForURL(atIdp);
+    await expect(again).toHaveURL((url) => atIdp(url) && url.pathname.startsWith("/interaction/"));
     const api = await replay.request.get(`${SSO_PORTAL_URL}/api/config`);
     expect(api.status()).toBe(401);
   } finally {
