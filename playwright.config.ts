@@ -32,6 +32,14 @@ function rig(name: keyof typeof FUSION_RIGS): FusionRig {
 }
 const FUSION_SPECS = /fusion\.spec\.ts$/;
 
+/**
+ * The sign-in journeys run against a portal with single sign-on on, whose identity provider is the
+ * test one (tests/idp/server.ts, a real OpenID Provider). The other journeys never see sign-in.
+ */
+export const SSO_PORTAL_URL = url(PORT + 4);
+export const IDP_URL = url(PORT + 80);
+const SSO_SPECS = /sign-in\.spec\.ts$/;
+
 const QUIET_SERVER = { reuseExistingServer: !process.env.CI, timeout: 120_000, stdout: "ignore", stderr: "pipe" } as const;
 
 /** A test portal: the production build on a port of its own (scripts/e2e-server.mjs reads `env`). */
@@ -75,8 +83,8 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "js", use: { javaScriptEnabled: true }, testIgnore: FUSION_SPECS },
-    { name: "nojs", use: { javaScriptEnabled: false }, testIgnore: FUSION_SPECS },
+    { name: "js", use: { javaScriptEnabled: true }, testIgnore: [FUSION_SPECS, SSO_SPECS] },
+    { name: "nojs", use: { javaScriptEnabled: false }, testIgnore: [FUSION_SPECS, SSO_SPECS] },
     // Each Fusion project steers a stand-in of its own; within a project the journeys go one after the other.
     ...(["js", "nojs"] as const).map((name) => ({
       name: `fusion-${name}`,
@@ -84,6 +92,12 @@ export default defineConfig({
       metadata: { fusion: rig(name) },
       testMatch: FUSION_SPECS,
       fullyParallel: false,
+    })),
+    // Every sign-in journey signs in a user of its own, so the journeys may run side by side.
+    ...(["js", "nojs"] as const).map((name) => ({
+      name: `sso-${name}`,
+      use: { javaScriptEnabled: name === "js", baseURL: SSO_PORTAL_URL },
+      testMatch: SSO_SPECS,
     })),
   ],
   webServer: [
@@ -103,5 +117,11 @@ export default defineConfig({
     // Its own catalogue is a small one, so that results from it would show in the counts. It is
     // ready without its backend, which it asks only when a page needs it.
     portal(PORT + 2, { E2E_FUSION_URL: NOBODY_URL, E2E_BACKEND_URL: BASE_URL, E2E_CATALOG_DB: ".cache/e2e/backend-mode.db", E2E_SAMPLE_ITEMS: "50" }),
+    {
+      command: `npx tsx tests/idp/server.ts --port ${PORT + 80} --portal ${SSO_PORTAL_URL}`,
+      url: `${IDP_URL}/.well-known/openid-configuration`,
+      ...QUIET_SERVER,
+    },
+    portal(PORT + 4, { E2E_OIDC_ISSUER: IDP_URL, E2E_CATALOG_DB: ".cache/e2e/sso.db", E2E_SAMPLE_ITEMS: "300" }),
   ],
 });

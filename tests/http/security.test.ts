@@ -1,0 +1,348 @@
+/**
+ * The security envelope and sign-in over real HTTP: open redirects (Back links and Locations), the
+ * CSP and its nonces, nosniff everywhere, debug pages without secrets, cross-site POSTs, refused
+ * methods, the sign-in rate limit, and what a portal with sign-in on answers without a session.
+ *
+ * The suite's own server has sign-in off; the tests that need sign-in, limits or debug pages off
+ * start portals of their own (and the test identity provider) and stop them afterwards.
+ */
+import http from "node:http";
+import { createCookie } from "@remix-run/node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLIENT_SECRET, startIdp, type TestIdp } from "../idp/server";
+import { OPEN_REDIRECTS } from "../open-redirects";
+import { freePort } from "../processes";
+import { searchUrl } from "../search-urls";
+import { cacheDb, startPortal, type TestPortal } from "./portal";
+import { get, url } from "./server";
+
+/** scripts/e2e-server.mjs's session secret for portals with sign-in on. */
+const SESSION_SECRET = "a-session-secret-for-the-tests-only";
+const FUSION_API_KEY = "fusion-api-key-for-the-tests-only";
+const EVIL = "evil.example";
+
+
+/** Whether `href`, as a browser on `base` resolves it, stays on `base`'s site. */
+function staysOnSite(href: string, base: string): boolean {
+  try {
+    return new URL(href, base).origin === new URL(base).origin;
+  } catch {
+    return false;
+  }
+}
+
+const ENTITIES: Record<string, string> = { "&amp;": "&", "&quot;": '"', "&#x27;": "'", "&#39;": "'", "&lt;": "<", "&gt;": ">" };
+const decodeHtml = (text: string) => text.replace(/&(amp|quot|#x27|#39|lt|gt);/g, (entity) => ENTITIES[entity]!);
+
+/** Every href of a page, as the browser reads it. */
+function hrefs(html: string): string[] {
+  return [...html.matchAll(/\shref="([^"]*)"/g)].map((m) => decodeHtml(m[1]!));
+}
+
+/** The page's links with their text (tags stripped). */
+function anchors(html: string): { href: string; text: string }[] {
+  return [...html.matchAll(/<a\b[^>]*\shref="([^"]*)"[^>]*>([\s\S]*?)<\/a>/g)].map((m) => ({
+    href: decodeHtml(m[1]!),
+    text: decodeHtml(m[2]!.replace(/<[^>]*>/g, "")).trim(),
+  }));
+}
+
+/**
+ * Whether a response says nosniff, as the Fetch standard reads the header: its first value. (A
+ * download's own header and the envelope's both reach the wire, as `nosniff, nosniff`.)
+ */
+function nosniff(value: string | string[] | null | undefined): boolean {
+  const header = Array.isArray(value) ? value.join(",") : (value ?? "");
+  return header.split(",")[0]!.trim().toLowerCase() === "nosniff";
+}
+
+function cspNonce(response: Response): string {
+  const csp = response.headers.get("content-security-policy");
+  expect(csp, "Content-Security-Policy").toBeTruthy();
+  const nonce = /script-src 'nonce-([A-Za-z0-9+/=]+)'/.exec(csp!)?.[1];
+  expect(nonce, `a script nonce in ${csp}`).toBeTruthy();
+  return nonce!;
+}
+
+/** A request with any method (fetch refuses TRACE), answered without following redirects. */
+function raw(target: string, method: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(target, { method, headers }, (response) => {
+      let body = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (body += chunk));
+      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body }));
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}
+
+let item: string;
+
+beforeAll(async () => {
+  const body = await (await get("/api/search?q=pump&rows=1")).json();
+  item = body.data.docs[0].item_number_s;
+  expect(item).toBeTruthy();
+});
+
+describe("open redirects never leave the site", () => {
+  it("there are at least 40 payloads, all distinct", () => {
+    expect(new Set(OPEN_REDIRECTS).size).toBe(OPEN_REDIRECTS.length);
+    expect(OPEN_REDIRECTS.length).toBeGreaterThanOrEqual(40);
+  });
+
+  /** The pages, with the text of their Back link (Where Used leads back through its breadcrumbs). */
+  const pages: [string, () => string, string | null][] = [
+    ["an item page", () => `/product/${encodeURIComponent(item)}`, "← Back"],
+    ["a missing item's error panel", () => "/product/NO-SUCH-ITEM-0000", "← Back to Search"],
+    ["a Where Used page", () => `/where-used/${encodeURIComponent(item)}`, null],
+    ["a BOM page or its error panel", () => `/bom/${encodeURIComponent(item)}`, "← Back"],
+    ["a missing item's BOM error panel", () => "/bom/NO-SUCH-ITEM-0000", "← Back"],
+  ];
+
+  it.each(pages)("as the Back link of %s", async (_what, path, backText) => {
+    for (const payload of OPEN_REDIRECTS) {
+      let target = `${path()}?${new URLSearchParams({ back: payload })}`;
+      let response = await get(target, { redirect: "manual" });
+      // A BOM page with one kind of BOM leads to that kind's page, with the back parameter as it came.
+      for (let hops = 0; response.status >= 300 && response.status < 400 && hops < 3; hops++) {
+        const location = response.headers.get("location")!;
+        expect(staysOnSite(location, url("/")), `Location ${location} of ${target}`).toBe(true);
+        target = location;
+        response = await get(target, { redirect: "manual" });
+      }
+      // A page or its error panel (404), never a failure.
+      expect([200, 404], target).toContain(response.status);
+      const html = await response.text();
+      for (const href of hrefs(html)) expect(staysOnSite(href, url("/")), `${href} on ${target}`).toBe(true);
+      if (backText === null) continue;
+      // The payload was refused: the Back link leads home.
+      const back = anchors(html).filter((a) => a.text.startsWith(backText));
+      expect(back.length, `a Back link on ${target}`).toBeGreaterThan(0);
+      for (const a of back) expect(a.href, target).toBe("/crib-search");
+    }
+  });
+
+  it("as the Location of /login with sign-in off", async () => {
+    for (const payload of OPEN_REDIRECTS) {
+      const response = await get(`/login?${new URLSearchParams({ returnTo: payload })}`, { redirect: "manual" });
+      expect(response.status, payload).toBe(302);
+      expect(response.headers.get("location"), payload).toBe("/crib-search");
+    }
+  });
+});
+
+describe("the Content-Security-Policy and nosniff", () => {
+  const responses: [string, () => Promise<Response>][] = [
+    ["a page", () => get("/crib-search")],
+    ["a search page", () => get(searchUrl({ q: "pump" }))],
+    ["an error page", () => get("/no/such/page")],
+    ["a missing item's page", () => get("/product/NO-SUCH-ITEM-0000")],
+    ["the API", () => get("/api/search?q=pump&rows=1")],
+    ["an API error", () => get("/api/products/NO-SUCH-ITEM-0000")],
+    ["a CSV download", () => get("/crib-search/export.csv?q=pump")],
+    ["a static file", () => get("/favicon.svg")],
+    ["a refused cross-site POST", () => get("/api/search", { method: "POST", headers: { Origin: `http://${EVIL}` } })],
+    ["a refused method", () => get("/crib-search", { method: "PUT" })],
+  ];
+
+  it.each(responses)("%s carries the CSP with a nonce and nosniff", async (_what, send) => {
+    const response = await send();
+    cspNonce(response);
+    const csp = response.headers.get("content-security-policy")!;
+    for (const directive of ["default-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'self'"]) expect(csp).toContain(directive);
+    expect(csp).not.toContain("unsafe-eval");
+    expect(nosniff(response.headers.get("x-content-type-options")), "nosniff").toBe(true);
+  });
+
+  it("a build asset carries them too", async () => {
+    const html = await (await get("/crib-search")).text();
+    const asset = /src="(\/build\/[^"]+\.js)"/.exec(html)?.[1] ?? /href="(\/build\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(asset, "a script of the build on the page").toBeTruthy();
+    const response = await get(asset!);
+    expect(response.status).toBe(200);
+    cspNonce(response);
+    expect(nosniff(response.headers.get("x-content-type-options")), "nosniff").toBe(true);
+  });
+
+  it("the nonce differs from one response to the next", async () => {
+    const nonces = await Promise.all([get("/crib-search"), get("/crib-search"), get("/favicon.svg"), get("/api/health")].map(async (r) => cspNonce(await r)));
+    expect(new Set(nonces).size).toBe(nonces.length);
+  });
+
+  const pages: [string, () => string][] = [
+    ["the home page", () => "/crib-search"],
+    ["a search page", () => searchUrl({ q: "pump" })],
+    ["an item page", () => `/product/${encodeURIComponent(item)}`],
+    ["an unknown page", () => "/no/such/page"],
+    ["a missing item's page", () => "/product/NO-SUCH-ITEM-0000"],
+  ];
+  it.each(pages)("every script of %s carries that response's nonce", async (_what, path) => {
+    const response = await get(path());
+    const nonce = cspNonce(response);
+    const scripts = [...(await response.text()).matchAll(/<script\b[^>]*>/gi)].map((m) => m[0]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(` nonce="${nonce}"`);
+  });
+});
+
+describe("cross-site POSTs and methods", () => {
+  const crossSite: [string, Record<string, string>][] = [
+    ["Origin: another site", { Origin: `http://${EVIL}` }],
+    ["Sec-Fetch-Site: cross-site", { "Sec-Fetch-Site": "cross-site" }],
+  ];
+  for (const [how, headers] of crossSite) {
+    it(`a POST with ${how} to /logout gets 403 with a page that says why`, async () => {
+      const response = await get("/logout", { method: "POST", headers, body: new URLSearchParams({ csrf: "x" }), redirect: "manual" });
+      expect(response.status).toBe(403);
+      expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+      expect(await response.text()).toContain("This form was sent from another site and has been refused.");
+    });
+
+    it(`a POST with ${how} to /api/signals gets 403 in the API's error envelope`, async () => {
+      const response = await get("/api/signals", { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: "{}" });
+      expect(response.status).toBe(403);
+      const body = await response.json();
+      expect(body.error.status).toBe(403);
+      expect(body.error.message).toContain("sent from another site");
+    });
+  }
+
+  it("a POST from the site itself is not refused as cross-site", async () => {
+    const response = await get("/api/signals", { method: "POST", headers: { Origin: url("/").replace(/\/$/, ""), "Sec-Fetch-Site": "same-origin", "Content-Type": "application/json" }, body: "{}" });
+    expect(response.status).not.toBe(403);
+    expect(response.status).toBeLessThan(500);
+  });
+
+  it.each(["TRACE", "PUT", "DELETE"])("%s gets 405 with Allow", async (method) => {
+    const response = await raw(url("/crib-search"), method);
+    expect(response.status).toBe(405);
+    expect(response.headers.allow).toBe("GET, HEAD, POST");
+    expect(nosniff(response.headers["x-content-type-options"]), "nosniff").toBe(true);
+    expect(response.headers["content-security-policy"]).toMatch(/script-src 'nonce-/);
+  });
+});
+
+describe("sign-in off", () => {
+  it.each(["/login", "/callback", "/callback?code=x&state=y"])("%s leads to the search", async (path) => {
+    const response = await get(path, { redirect: "manual" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/crib-search");
+  });
+
+  it("pages show no Logout button and the API needs no session", async () => {
+    const html = await (await get("/crib-search")).text();
+    expect(html).not.toContain("Logout");
+    expect(html).not.toContain('action="/logout"');
+    expect((await get("/api/config")).status).toBe(200);
+  });
+});
+
+describe("a portal with sign-in on", () => {
+  let idp: TestIdp;
+  let portal: TestPortal;
+  const sso = (path: string) => `${portal.url}${path}`;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    idp = await startIdp({ port: await freePort(), portals: [`http://127.0.0.1:${port}`] });
+    // Fusion is configured (with a key) but never there: its key is a secret the debug pages must not show.
+    portal = await startPortal(
+      {
+        E2E_OIDC_ISSUER: idp.issuer,
+        E2E_CATALOG_DB: cacheDb("sso.db"),
+        E2E_FUSION_URL: `http://127.0.0.1:${await freePort()}`,
+        FUSION_API_KEY,
+      },
+      port,
+    );
+  }, 150_000);
+
+  afterAll(async () => {
+    await portal?.stop();
+    await idp?.close();
+  });
+
+  it("/api/search answers 401 in the error envelope without a session", async () => {
+    const response = await fetch(sso("/api/search?q=pump"));
+    expect(response.status).toBe(401);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    expect((await response.json()).error).toMatchObject({ status: 401, message: "Authentication required" });
+  });
+
+  it.each(["/api/health", "/api/ready"])("%s answers 200 without a session", async (path) => {
+    expect((await fetch(sso(path))).status).toBe(200);
+  });
+
+  it.each(["/profile", "/settings", "/admin", "/crib-search", "/crib-search/search?q=pump"])("%s redirects to sign-in and back", async (path) => {
+    const response = await fetch(sso(path), { redirect: "manual" });
+    expect(response.status).toBe(302);
+    const location = new URL(response.headers.get("location")!, portal.url);
+    expect(location.origin).toBe(portal.url);
+    expect(location.pathname).toBe("/login");
+    expect(location.searchParams.get("returnTo")).toBe(path);
+  });
+
+  it("/login?returnTo=<payload> goes to the provider and keeps only a same-site path to return to", async () => {
+    const returnCookie = createCookie("crib-return", { secrets: [SESSION_SECRET] });
+    for (const payload of [...OPEN_REDIRECTS, "/crib-search/search?q=pump"]) {
+      const response = await fetch(sso(`/login?${new URLSearchParams({ returnTo: payload })}`), { redirect: "manual" });
+      expect(response.status, payload).toBe(302);
+      expect(new URL(response.headers.get("location")!).origin, payload).toBe(idp.issuer);
+      const cookie = response.headers.getSetCookie().find((c) => c.startsWith("crib-return="));
+      expect(cookie, payload).toBeDefined();
+      const value: unknown = await returnCookie.parse(cookie!.split(";")[0]!);
+      expect(typeof value, payload).toBe("string");
+      expect((value as string).startsWith("/") && staysOnSite(value as string, portal.url), `${payload} → ${String(value)}`).toBe(true);
+      if (payload.startsWith("/crib-search/search")) expect(value).toBe(payload);
+      else expect(value, payload).toBe("/crib-search");
+    }
+  });
+
+  it.each(["/debug", "/okta-debug"])("%s shows the configuration without a secret", async (path) => {
+    const response = await fetch(sso(path));
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    // It is the configuration page: the client and the issuer are named, the secrets redacted.
+    expect(html).toContain("crib-search");
+    expect(html).toContain(idp.issuer);
+    expect(html).toContain("[redacted]");
+    for (const secret of [CLIENT_SECRET, SESSION_SECRET, FUSION_API_KEY]) expect(html).not.toContain(secret);
+  });
+});
+
+describe("a portal with debug pages off and a sign-in rate limit", () => {
+  let portal: TestPortal;
+
+  beforeAll(async () => {
+    portal = await startPortal({ E2E_CATALOG_DB: cacheDb("limits.db"), E2E_SAMPLE_ITEMS: "50", DEBUG_PAGES: "false", SIGN_IN_RATE_LIMIT_PER_MINUTE: "2" });
+  }, 150_000);
+
+  afterAll(async () => {
+    await portal?.stop();
+  });
+
+  it.each(["/debug", "/okta-debug"])("%s answers 404", async (path) => {
+    expect((await fetch(`${portal.url}${path}`)).status).toBe(404);
+  });
+
+  it("/login answers 429 with Retry-After beyond the burst", async () => {
+    // Two a minute lets a burst of three through; one more token takes thirty seconds to come.
+    const statuses: number[] = [];
+    let refused: Response | null = null;
+    for (let i = 0; i < 6; i++) {
+      const response = await fetch(`${portal.url}/login`, { redirect: "manual" });
+      statuses.push(response.status);
+      if (response.status === 429) refused ??= response;
+    }
+    expect(statuses.slice(0, 3)).toEqual([302, 302, 302]);
+    expect(statuses.slice(3)).toContain(429);
+    expect(Number(refused!.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(nosniff(refused!.headers.get("x-content-type-options")), "nosniff").toBe(true);
+    cspNonce(refused!);
+    expect(await refused!.text()).toContain("Too many sign-in attempts");
+    // Other pages are not limited by the sign-in limit.
+    expect((await fetch(`${portal.url}/crib-search`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,61 @@
+/** Open-redirect payloads, shared by the unit tests of safePath and the HTTP tests of the pages that use it. */
+
+const EVIL = "evil.example";
+
+/**
+ * Targets that would lead a browser off the site if used as they come: protocol-relative and
+ * backslash forms, dot segments (plain and percent-encoded) that collapse into `//host`, encoded
+ * slashes, leading whitespace and control characters, and schemes.
+ */
+export const OPEN_REDIRECTS = [
+  `//${EVIL}`,
+  `//${EVIL}/`,
+  `///${EVIL}`,
+  `////${EVIL}`,
+  `/\\${EVIL}`,
+  `\\\\${EVIL}`,
+  `/\\/${EVIL}`,
+  `\\/${EVIL}`,
+  `/.//${EVIL}`,
+  `/./\\${EVIL}`,
+  `/..//${EVIL}`,
+  `/x/..//${EVIL}`,
+  `/x/../\\${EVIL}`,
+  `/x/y/../..//${EVIL}`,
+  `/%2e//${EVIL}`,
+  `/%2E%2E//${EVIL}`,
+  `/x/%2e%2e//${EVIL}`,
+  `/x/.%2e//${EVIL}`,
+  `/crib-search/..//${EVIL}/login`,
+  `/crib-search/%2e%2e//${EVIL}`,
+  `/%2f/${EVIL}`,
+  `/%2F%2F${EVIL}`,
+  `/%5c${EVIL}`,
+  `/%5C%5C${EVIL}`,
+  `%2f%2f${EVIL}`,
+  `/%2e%2e/%2f${EVIL}`,
+  `https://${EVIL}`,
+  `http://${EVIL}/crib-search`,
+  `HTTPS://${EVIL}`,
+  `https:${EVIL}`,
+  `https:/${EVIL}`,
+  `//${EVIL}@127.0.0.1`,
+  `//127.0.0.1@${EVIL}`,
+  `//${EVIL}%2f`,
+  `//%65vil.example`,
+  `//evil\u3002example`,
+  `javascript:alert(1)`,
+  `JaVaScRiPt:alert(1)`,
+  `/\u000b/${EVIL}`,
+  `data:text/html,<script>alert(1)</script>`,
+  `vbscript:msgbox(1)`,
+  ` //${EVIL}`,
+  `\t//${EVIL}`,
+  `/\t/${EVIL}`,
+  `/\n/${EVIL}`,
+  `/\r\n/${EVIL}`,
+  `\u0000//${EVIL}`,
+  `/\u0000/${EVIL}`,
+  `${EVIL}`,
+  `@${EVIL}`,
+];
