@@ -131,8 +131,12 @@ export async function loadCombinedBom(request: Request, rawItem: string | undefi
     throw json({ message: "Failed to load BOM data", back }, { status: 503 });
   }
   if (counts.asset + counts.pm + counts.other === 0) throw json({ message: "No BOM data found for this item", back }, { status: 404 });
-  if (counts.pm === 0 && counts.other === 0) throw redirect(`${itemPath("/asset-bom", item)}${url.search}`);
-  if (counts.asset === 0 && counts.other === 0) throw redirect(`${itemPath("/pm-bom", item)}${url.search}`);
+  // The page of one type, with this page's parameters and the way back as cleaned here.
+  const params = new URLSearchParams(url.search);
+  if (params.has("back")) params.set("back", back);
+  const search = params.size > 0 ? `?${params}` : "";
+  if (counts.pm === 0 && counts.other === 0) throw redirect(`${itemPath("/asset-bom", item)}${search}`);
+  if (counts.asset === 0 && counts.other === 0) throw redirect(`${itemPath("/pm-bom", item)}${search}`);
   try {
     const sections = await Promise.all([ASSET, PM, OTHER].map((s) => loadBomSection(item, s, url, context)));
     return { item, back, sections, exportHref: exportCsvPath("/bom", item, { type: "all" }) };

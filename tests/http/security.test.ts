@@ -47,13 +47,10 @@ function anchors(html: string): { href: string; text: string }[] {
   }));
 }
 
-/**
- * Whether a response says nosniff, as the Fetch standard reads the header: its first value. (A
- * download's own header and the envelope's both reach the wire, as `nosniff, nosniff`.)
- */
+/** Whether a response says nosniff, once: the envelope sets it for every answer. */
 function nosniff(value: string | string[] | null | undefined): boolean {
   const header = Array.isArray(value) ? value.join(",") : (value ?? "");
-  return header.split(",")[0]!.trim().toLowerCase() === "nosniff";
+  return header.trim().toLowerCase() === "nosniff";
 }
 
 function cspNonce(response: Response): string {
