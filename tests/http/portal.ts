@@ -8,7 +8,8 @@ import { fileURLToPath } from "node:url";
 import { freePort } from "../processes";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const READY_TIMEOUT_MS = 120_000;
+/** The first start builds the sample catalogue. */
+const READY_TIMEOUT_MS = 150_000;
 
 export interface TestPortal {
   url: string;
