@@ -17,6 +17,9 @@ async function seriousViolations(page: Page) {
 test.describe("accessibility", () => {
   // Skipped in the no-JavaScript project on purpose: axe runs as a script inside the page.
   test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "@axe-core/playwright runs axe inside the page and hangs when JavaScript is disabled");
+  // axe walks the whole page in the browser's one thread: on a loaded 2-core runner, while the other
+  // test portals are still warming up, one analysis has taken most of the default 30 s.
+  test.slow();
 
   test("the home page has no serious or critical axe violations", async ({ page }, testInfo) => {
     await openSearch(page, testInfo, HOME_PATH);
