@@ -1,7 +1,7 @@
 import { useLocation } from "@remix-run/react";
 import { AppLink } from "./nav";
 import type { BomSectionView } from "~/search/bom-view";
-import { BackupNotice } from "./backup-notice";
+import { BackupNotice, type BackupView } from "./backup-notice";
 import { BomSection } from "./bom-section";
 
 const EMPTY_TEXT: Record<string, string> = {
@@ -21,7 +21,7 @@ export function BomPage({
 }: {
   itemNumber: string;
   title: string;
-  sections: (BomSectionView & { degraded: boolean })[];
+  sections: (BomSectionView & { degraded: boolean; backup?: BackupView | null })[];
   exportLabel: string;
   exportHref: string;
   back: string;
@@ -40,7 +40,7 @@ export function BomPage({
           {exportLabel}
         </a>
       </div>
-      {sections.some((s) => s.degraded) && <BackupNotice />}
+      {sections.some((s) => s.degraded) && <BackupNotice backup={sections.find((s) => s.backup)?.backup} />}
       {sections.map((section) => (
         <BomSection key={section.prefix} section={section} action={location.pathname} emptyText={EMPTY_TEXT[section.type] ?? ""} />
       ))}

@@ -1,5 +1,5 @@
 import { useLocation, useNavigation } from "@remix-run/react";
-import { BackupNotice } from "./backup-notice";
+import { BackupNotice, type BackupView } from "./backup-notice";
 import { AppLink } from "./nav";
 import { useEffect, useRef } from "react";
 import { SORT_OPTIONS, type SearchView } from "~/search/search-view";
@@ -22,11 +22,13 @@ export interface SearchPageProps {
   didYouMean?: { query: string; href: string } | null;
   error: { message: string; retryHref: string } | null;
   degraded: boolean;
+  /** Where a degraded page's results came from, for the backup notice. */
+  backup?: BackupView | null;
   emptyCatalog: boolean;
   recentSearches: { query: string; href: string }[];
 }
 
-export function SearchPage({ view, error, degraded, emptyCatalog, recentSearches, exportDialog, exportMenu, didYouMean }: SearchPageProps) {
+export function SearchPage({ view, error, degraded, backup, emptyCatalog, recentSearches, exportDialog, exportMenu, didYouMean }: SearchPageProps) {
   const navigation = useNavigation();
   const location = useLocation();
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -73,7 +75,7 @@ export function SearchPage({ view, error, degraded, emptyCatalog, recentSearches
             </ul>
           </nav>
         )}
-        {degraded && <BackupNotice />}
+        {degraded && <BackupNotice backup={backup} />}
         <div className="toolbar">
           <SearchWithin
             terms={view.within}

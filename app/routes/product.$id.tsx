@@ -37,7 +37,7 @@ export default function ProductPage() {
           Export
         </a>
       </div>
-      {p.degraded && <BackupNotice />}
+      {p.degraded && <BackupNotice backup={p.backup} />}
       <div className="detail">
         <dl className="spec-list">
           {p.specification.map((row) => (

@@ -21,7 +21,7 @@ export default function WhereUsedPage() {
       <div className="page-head">
         <h1>Where Used: {item}</h1>
       </div>
-      {sections.some((s) => s.degraded) && <BackupNotice />}
+      {sections.some((s) => s.degraded) && <BackupNotice backup={sections.find((s) => s.backup)?.backup} />}
       {sections.map((section) => (
         <BomSection
           key={section.prefix}

@@ -18,6 +18,7 @@ import type { BomType, RequestContext } from "~/search/engine";
 import { exportCsvPath, HOME_PATH, isSearchPath, itemPath } from "~/search/paths";
 import { parseSearchParams } from "~/search/state";
 import { requireUser } from "./auth.server";
+import { backupOf } from "./backup.server";
 import { logFailure } from "./log.server";
 
 /** What the BOM and Where Used pages share: the item from the path, the way back, one section's page. */
@@ -91,7 +92,7 @@ export async function loadBomSection(itemNumber: string, spec: SectionSpec, url:
     params: url.searchParams,
     defaultSort: spec.defaultSort,
   });
-  return { ...section, degraded: answer.degraded };
+  return { ...section, degraded: answer.degraded, backup: backupOf(answer) };
 }
 
 /** How many records of each type an item has in BOMs (for the single-type redirect). */

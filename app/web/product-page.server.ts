@@ -7,6 +7,7 @@ import { externalUrlOf, imageOf, isInactive, specificationOf, titleOf } from "~/
 import { goToPage, parseSearchParams, searchHref } from "~/search/state";
 import { requireUser } from "./auth.server";
 import { backParam } from "./bom-pages.server";
+import { backupOf } from "./backup.server";
 import { logFailure } from "./log.server";
 import { isRecordedClick, recordedClickCookie, resultClickKey } from "./result-click.server";
 
@@ -66,8 +67,11 @@ export async function loadProductPage(request: Request, rawId: string | undefine
   const { search: service, searchConfig, config } = services();
   let product;
   let degraded: boolean;
+  let backup;
   try {
-    ({ value: product, degraded } = await service.getProduct(id, context));
+    const answer = await service.getProduct(id, context);
+    ({ value: product, degraded } = answer);
+    backup = backupOf(answer);
   } catch (error) {
     logFailure("product lookup", error, context);
     throw json({ message: "Failed to load product details", back }, { status: 503 });
@@ -122,6 +126,7 @@ export async function loadProductPage(request: Request, rawId: string | undefine
     bomHref: withBack(bomPath(itemNumber), self),
     neighbours,
     degraded,
+    backup,
   };
   return clickCookie ? json(page, { headers: { "Set-Cookie": clickCookie } }) : page;
 }

@@ -10,6 +10,7 @@ import { buildSearchView, facetTermsOf, searchRequestOf, totalPages } from "~/se
 import type { Answer } from "~/search/service";
 import { goToPage, parseSearchParams, searchHref, serializeSearchState, withQuery, type SearchState } from "~/search/state";
 import { requireUser } from "./auth.server";
+import { backupOf } from "./backup.server";
 import { logFailure } from "./log.server";
 import { addRecentSearch, readRecentSearches, serializeRecentSearches } from "./recent-searches.server";
 
@@ -127,6 +128,7 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
         didYouMean: didYouMeanOf(answer.value.suggestions, state, config),
         exportMenu: total > 0 ? exportMenuOf(state, config, answer.value.docs.length, total) : null,
         degraded: answer.degraded,
+        backup: backupOf(answer),
         error: null,
         emptyCatalog: total === 0 && !state.q && state.filters.length === 0 && state.within.length === 0,
         recentSearches: recentSearches.map((q) => ({ query: q, href: searchHref({ ...state, q, page: 1, filters: [], within: [], sort: null }, config) })),
@@ -143,6 +145,7 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
         exportMenu: null,
         didYouMean: null,
         degraded: false,
+        backup: null,
         error: { message: userMessageOf(error), retryHref: `${url.pathname}${url.search}` },
         emptyCatalog: false,
         recentSearches: [] as { query: string; href: string }[],

@@ -23,7 +23,8 @@ import {
   waitForReact,
 } from "./helpers";
 
-const NOTICE = "Showing results from the backup catalogue";
+/** Here the backup is the product backend, and the notice says so (it has no catalogue build date to give). */
+const NOTICE = "The search platform is not answering; these results come from the product backend; stock figures may be out of date.";
 const CATEGORY = FACET_LABELS.category;
 
 test.use({ baseURL: BACKEND_MODE_URL });

@@ -20,7 +20,8 @@ function rig(): FusionRig {
 }
 
 const QUERY_PATH = "/api/apps/parts/query/parts";
-const NOTICE = "Showing results from the backup catalogue";
+/** The backup notice names the backup catalogue's build date (the stand-in portal's sample catalogue is built at start-up). */
+const NOTICE = /^The search platform is not answering; these results come from the backup catalogue of \d{1,2} [A-Z][a-z]+ \d{4}; stock figures may be out of date\.$/;
 
 async function setFault(request: APIRequestContext, fault: Fault) {
   const response = await request.post(`${rig().standInUrl}/__control/fault`, { data: fault });
