@@ -9,6 +9,7 @@
 import { HL_POST, HL_PRE, type Doc, type FacetResult, type FilterType, type SearchRequest, type SearchResponse } from "./engine";
 import { formatValue, isInactive, itemDescription, snippet } from "./field-format";
 import { fieldKey, fieldLabel } from "./fields";
+import { boundFacetValues } from "./page-budget";
 import type { SearchConfig } from "./search-config";
 import {
   clearFilters,
@@ -21,7 +22,10 @@ import {
   serializeSearchState,
   toggleColumnSort,
   MAX_FILTERS,
+  MAX_FILTER_VALUE_LENGTH,
+  MAX_SEARCH_BYTES,
   MAX_WITHIN_TERMS,
+  searchBytes,
   type SearchState,
 } from "./state";
 
@@ -243,7 +247,7 @@ export function buildSearchView(input: {
     activeByField.set(f.field, values);
   }
 
-  const facets: FacetView[] = response.facets.map((facet: FacetResult) => {
+  const allFacets: FacetView[] = response.facets.map((facet: FacetResult) => {
     const active = activeByField.get(facet.field) ?? new Map<string, FilterType>();
     const counted = new Map(facet.values.map((v) => [v.value, v.count]));
     // Selected values stay listed even when the engine returned no bucket for them (excluded ones).
@@ -261,6 +265,9 @@ export function buildSearchView(input: {
       open: true,
     };
   });
+
+  // The pre-render size guard: as many facet values as their links fit (page-budget.ts).
+  const facets = boundFacetValues(allFacets, here.length, response.docs.length);
 
   const selected: SelectedFilterView[] = state.filters.map((f) => ({
     field: f.field,
@@ -293,7 +300,7 @@ export function buildSearchView(input: {
     within: state.within.map((term) => ({ term, removeHref: searchHref(removeWithin(state, term), config) })),
     clearWithinHref: state.within.length > 0 ? searchHref(clearWithin(state), config) : null,
     withinDisabledReason,
-    filterLimitNotice: state.filters.length >= MAX_FILTERS ? `At most ${MAX_FILTERS} filters at once: remove one to add another.` : null,
+    filterLimitNotice: filterLimitNotice(state, config),
     sortValue: sortValueOf(state),
     pager: pager(state, response.total, config),
     rowsPerPage: state.rows,
@@ -322,4 +329,14 @@ export function facetTermsOf(params: URLSearchParams): Record<string, string> {
     if (name.startsWith("facet-") && value.trim()) terms[name.slice("facet-".length)] = value.trim().slice(0, 100);
   }
   return terms;
+}
+
+/** Said when a filter added now could be ignored: the search has as many, or as long, as it may. */
+function filterLimitNotice(state: SearchState, config: SearchConfig): string | null {
+  if (state.filters.length >= MAX_FILTERS) return `At most ${MAX_FILTERS} filters at once: remove one to add another.`;
+  // Room for one more filter of the longest kind, each character encoded.
+  if (searchBytes(state, config) > MAX_SEARCH_BYTES - 3 * MAX_FILTER_VALUE_LENGTH - 40) {
+    return "This search is as long as a search may be: remove a filter or a term to add another.";
+  }
+  return null;
 }

@@ -21,6 +21,12 @@ export const MAX_WITHIN_TERMS = 5;
  */
 export const MAX_FILTERS = 20;
 export const MAX_FILTER_VALUE_LENGTH = 200;
+/**
+ * The page's size bound (DESIGN.md "Every request is bounded"): every link repeats the search, so
+ * its query, filters and search-within terms take at most this many bytes in a URL in all. What a
+ * URL has past it (the last filters, then the last terms) is ignored, as filters past the 20th are.
+ */
+export const MAX_SEARCH_BYTES = 3072;
 /** Results past this place are never asked for: a bookmarked page beyond them goes to the last page. */
 export const MAX_START = 1_000_000;
 
@@ -66,10 +72,33 @@ function cutTrimmed(text: string, max: number): string {
   return chars.length <= max ? trimmed : chars.slice(0, max).join("").trimEnd();
 }
 
-/** The canonical query text: trimmed, cut to 500 characters, '' for match-all. */
+/**
+ * The canonical query text: trimmed, cut to 500 characters, '' for match-all. A query whose
+ * characters all take several bytes in a URL is cut to MAX_SEARCH_BYTES too.
+ */
 export function normalizeQuery(q: string): string {
-  const text = cutTrimmed(q, MAX_QUERY_LENGTH);
+  const text = cutToUrlBytes(cutTrimmed(q, MAX_QUERY_LENGTH), MAX_SEARCH_BYTES);
   return text === "*:*" ? "" : text;
+}
+
+/** The text cut, between characters, to what takes at most `max` bytes as a URL parameter's value. */
+function cutToUrlBytes(text: string, max: number): string {
+  // Each UTF-16 unit takes at most 9 bytes encoded (a 3-byte character as %XX%XX%XX).
+  if (text.length * 9 <= max) return text;
+  let bytes = 0;
+  let end = 0;
+  for (const char of text) {
+    bytes += urlBytes(char.codePointAt(0)!);
+    if (bytes > max) return text.slice(0, end).trimEnd();
+    end += char.length;
+  }
+  return text;
+}
+
+/** The bytes one character takes in a form-encoded value (URLSearchParams): `%XX` a UTF-8 byte. */
+function urlBytes(codePoint: number): number {
+  if (codePoint < 0x80) return /[A-Za-z0-9*\-._ ]/.test(String.fromCharCode(codePoint)) ? 1 : 3;
+  return codePoint < 0x800 ? 6 : codePoint < 0x10000 ? 9 : 12;
 }
 
 // Not in the URL contract: a cap like q's keeps five search-within terms from growing unbounded.
@@ -183,14 +212,36 @@ export function parseSearchParams(params: URLSearchParams, config: SearchConfig)
     const filter = parseFilter(raw, name === "f" ? "include" : "exclude", config);
     if (filter) parsed.push(filter);
   }
-  return {
-    q: normalizeQuery(params.get("q") ?? ""),
-    page: Math.min(parsePage(params.get("page")), lastAskablePage(rows)),
-    rows,
-    sort: parseSort(params.get("sort"), config),
-    filters: mergeFilters([], parsed),
-    within: normalizeWithin(params.getAll("within")),
-  };
+  return withinSearchBytes(
+    {
+      q: normalizeQuery(params.get("q") ?? ""),
+      page: Math.min(parsePage(params.get("page")), lastAskablePage(rows)),
+      rows,
+      sort: parseSort(params.get("sort"), config),
+      filters: mergeFilters([], parsed),
+      within: normalizeWithin(params.getAll("within")),
+    },
+    config,
+  );
+}
+
+// --- The search's size in a URL (MAX_SEARCH_BYTES) ---
+
+/** The bytes the search's query, filters and terms take in a URL. */
+export function searchBytes(state: SearchState, config: SearchConfig): number {
+  const params = serializeSearchState({ ...state, page: 1, rows: DEFAULT_ROWS, sort: null }, config);
+  return params.toString().length;
+}
+
+/** The state without the filters, then the terms, that take it past MAX_SEARCH_BYTES. */
+function withinSearchBytes(state: SearchState, config: SearchConfig): SearchState {
+  if (searchBytes(state, config) <= MAX_SEARCH_BYTES) return state;
+  const filters = [...state.filters];
+  const within = [...state.within];
+  const fits = () => searchBytes({ ...state, filters, within }, config) <= MAX_SEARCH_BYTES;
+  while (filters.length > 0 && !fits()) filters.pop();
+  while (within.length > 0 && !fits()) within.pop();
+  return { ...state, filters, within };
 }
 
 /**

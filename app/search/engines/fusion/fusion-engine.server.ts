@@ -14,7 +14,7 @@ import type {
 import type { SearchConfig } from "../../search-config";
 import { FusionError, MESSAGES } from "./errors";
 import { fusionGet, fusionStatus, type FusionHttpOptions } from "./http.server";
-import { parseSearchResponse, parseSolrBody, parseSuggestions, toBomDoc } from "./parse-response.server";
+import { boundDoc, parseSearchResponse, parseSolrBody, parseSuggestions, toBomDoc } from "./parse-response.server";
 import { buildQuery, CURSOR_STEPS, queryStep, solrFacetField, solrPhrase } from "./query-builder";
 
 export interface FusionSettings {
@@ -118,7 +118,9 @@ export class FusionEngine implements SearchEngine {
       const { body, headers } = await this.get(this.profileUrl(this.settings.queryProfile, params), context);
       return parseSearchResponse(body, facetFields, headers.get("x-fusion-query-id"));
     });
-    return answer.value;
+    // A pipeline may override `rows`: a page never shows more than it asked for.
+    const { value } = answer;
+    return value.docs.length > request.rows ? { ...value, docs: value.docs.slice(0, request.rows) } : value;
   }
 
   /**
@@ -173,7 +175,7 @@ export class FusionEngine implements SearchEngine {
     if (this.settings.collection) params.set("collection", this.settings.collection);
     const { body } = await this.get(this.profileUrl(this.settings.queryProfile, params), context);
     const doc = parseSolrBody(body).response.docs[0];
-    return doc ? toDoc(doc) : null;
+    return doc ? toDoc(boundDoc(doc)) : null;
   }
 
   async bom(request: BomRequest, context?: RequestContext): Promise<BomResponse> {

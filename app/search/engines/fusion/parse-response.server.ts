@@ -51,7 +51,10 @@ export function parseHighlighting(highlighting: SolrResponse["highlighting"]): S
   for (const [id, fields] of Object.entries(highlighting ?? {})) {
     out[id] = {};
     for (const [field, snippets] of Object.entries(fields)) {
-      out[id][field] = snippets.map((s) => (s.includes(HL_PRE) ? s : s.replace(/<em>/g, HL_PRE).replace(/<\/em>/g, HL_POST)));
+      // Snippets are short by nature; a broken pipeline's whole documents are cut like their values.
+      out[id][field] = snippets
+        .slice(0, 3)
+        .map((s) => (s.includes(HL_PRE) ? s : s.replace(/<em>/g, HL_PRE).replace(/<\/em>/g, HL_POST)).slice(0, 1_000));
     }
   }
   return out;
@@ -72,6 +75,34 @@ export function parseCollations(spellcheck: SolrResponse["spellcheck"]): string[
   return [...new Set(out.map((s) => s.trim()).filter(Boolean))];
 }
 
+/**
+ * What one document may carry into a page or an API answer: its text values in all, and any one
+ * of them. A catalogue's items are far smaller; a broken or hostile index must not make a page of
+ * 100 results weigh more than the portal's answers may (app/search/page-budget.ts).
+ */
+export const MAX_DOC_TEXT = 16_000;
+export const MAX_VALUE_TEXT = 4_000;
+const MAX_LIST_ITEMS = 50;
+
+/** The document with its text cut to MAX_DOC_TEXT in all (values in the index's order). */
+export function boundDoc(raw: Record<string, unknown>): Record<string, unknown> {
+  let left = MAX_DOC_TEXT;
+  const cut = (text: string) => {
+    const kept = text.length > Math.min(left, MAX_VALUE_TEXT) ? `${text.slice(0, Math.max(0, Math.min(left, MAX_VALUE_TEXT) - 1))}…` : text;
+    left = Math.max(0, left - kept.length);
+    return kept;
+  };
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (left === 0 && name !== "id") break;
+    if (typeof value === "string") out[name] = name === "id" ? value : cut(value);
+    else if (Array.isArray(value)) out[name] = value.slice(0, MAX_LIST_ITEMS).map((v) => (typeof v === "string" ? cut(v) : v));
+    else if (value !== null && typeof value === "object") out[name] = cut(JSON.stringify(value));
+    else out[name] = value;
+  }
+  return out;
+}
+
 export function parseSolrBody(body: unknown): SolrResponse {
   const parsed = SolrResponseSchema.safeParse(body);
   if (!parsed.success) throw new FusionError("malformed", MESSAGES.failed);
@@ -81,7 +112,7 @@ export function parseSolrBody(body: unknown): SolrResponse {
 export function parseSearchResponse(body: unknown, facetFields: readonly string[], queryId: string | null): SearchResponse {
   const solr = parseSolrBody(body);
   return {
-    docs: solr.response.docs.map((d) => toDoc(d)),
+    docs: solr.response.docs.map((d) => toDoc(boundDoc(d))),
     total: solr.response.numFound,
     facets: parseFacets(solr, facetFields),
     highlighting: parseHighlighting(solr.highlighting),

@@ -19,6 +19,9 @@ import {
   parseSolrBody,
   parseSuggestions,
   toBomDoc,
+  boundDoc,
+  MAX_DOC_TEXT,
+  MAX_VALUE_TEXT,
 } from "./parse-response.server";
 
 function malformed(body: unknown): FusionError {
@@ -227,5 +230,23 @@ describe("parseSuggestions", () => {
   it("gives no suggestions for a body of another shape", () => {
     expect(parseSuggestions({ response: { numFound: 0, docs: [] } })).toEqual([]);
     expect(parseSuggestions(null)).toEqual([]);
+  });
+});
+
+describe("boundDoc", () => {
+  it("cuts a document's text to MAX_DOC_TEXT in all and each value to MAX_VALUE_TEXT, keeping the id", () => {
+    const raw: Record<string, unknown> = { id: "x".repeat(300), quantity_i: 3 };
+    for (let i = 0; i < 10; i++) raw[`field_${i}_s`] = "y".repeat(10_000);
+    const doc = boundDoc(raw);
+    expect(doc.id).toBe(raw.id);
+    expect(doc.quantity_i).toBe(3);
+    expect((doc.field_0_s as string).length).toBe(MAX_VALUE_TEXT);
+    const text = Object.entries(doc).filter(([k]) => k !== "id").map(([, v]) => (typeof v === "string" ? v.length : 0));
+    expect(text.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(MAX_DOC_TEXT);
+  });
+
+  it("leaves an ordinary document as it is", () => {
+    const raw = { id: "1", item_number_s: "A-1", tags_ss: ["a", "b"], price_d: 1.5 };
+    expect(boundDoc(raw)).toEqual(raw);
   });
 });
