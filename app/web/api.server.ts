@@ -39,6 +39,11 @@ export async function handleApi(
     return await handler({ requestId, url: new URL(request.url) });
   } catch (error) {
     if (error instanceof Response) return error;
+    // Nobody waits for the answer of a request its client went away from: it did not fail.
+    if (request.signal.aborted) {
+      console.info(`[${requestId}] API request abandoned by the client`);
+      return apiError("Request aborted", 499, requestId);
+    }
     if (error instanceof HttpError) return apiError(error.message, error.status, requestId);
     if (error instanceof SearchError && error.kind === "bad-request") {
       console.warn(`[${requestId}] search refused: ${JSON.stringify(error.message)}`);
