@@ -10,8 +10,9 @@ import { SEARCH_EXPORT_PATH, SEARCH_PATH } from "~/search/paths";
 type Jsonified<T> = { [K in keyof T]: T[K] };
 
 const STEP_MESSAGES: Record<string, string> = {
-  "no-fields": "Select at least one field to export.",
-  empty: "No data available for export",
+  // Spec §8: a failed validation says `Export validation failed: {list}`.
+  "no-fields": "Export validation failed: Select at least one field to export",
+  empty: "Export validation failed: No data available for export",
   failed: "Export failed. Please try again.",
 };
 

@@ -21,3 +21,21 @@ describe("userMessageOf", () => {
     expect(new SearchError("x", "bad-request").status).toBe(400);
   });
 });
+
+describe("the user's text of a platform's HTTP failure", () => {
+  it("names the status, never what the platform wrote; operators keep the whole text", async () => {
+    const { httpError } = await import("./engines/fusion/errors");
+    const error = httpError(503, "java.lang.IllegalStateException: SolrCore is loading at /var/solr/data");
+    expect(error.message).toBe("HTTP 503: java.lang.IllegalStateException: SolrCore is loading at /var/solr/data");
+    expect(userMessageOf(error)).toBe("HTTP 503: Service Unavailable");
+    expect(userMessageOf(httpError(599, "x"))).toBe("HTTP 599");
+  });
+
+  it("falls back on a timeout or an overload answered by HTTP, and on a redirect it will not follow", async () => {
+    const { httpError } = await import("./engines/fusion/errors");
+    expect(httpError(408, "x").kind).toBe("outage");
+    expect(httpError(429, "x").kind).toBe("outage");
+    expect(httpError(302, "Found").kind).toBe("configuration");
+    expect(httpError(400, "x").kind).toBe("bad-request");
+  });
+});

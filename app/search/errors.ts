@@ -23,6 +23,11 @@ export class SearchError extends Error {
   readonly status: number;
   /** What operators need to know and users must not see (a file path, say), for the log. */
   detail?: string;
+  /**
+   * The message as a page may show it: the same, unless it quotes the engine (`HTTP 500: <what
+   * Solr said>`), whose words are for operators.
+   */
+  userMessage: string;
   constructor(
     message: string,
     readonly kind: SearchErrorKind = "outage",
@@ -30,6 +35,7 @@ export class SearchError extends Error {
   ) {
     super(message);
     this.status = status ?? STATUS[kind];
+    this.userMessage = message;
   }
 
   get isOutage(): boolean {
@@ -46,5 +52,5 @@ export function isOutage(error: unknown): boolean {
  * refused, whose answer (Solr's parser, field names, paths) is for the log and not for the page.
  */
 export function userMessageOf(error: unknown): string {
-  return error instanceof SearchError && error.kind !== "bad-request" ? error.message : "Search failed";
+  return error instanceof SearchError && error.kind !== "bad-request" ? error.userMessage : "Search failed";
 }

@@ -6,6 +6,7 @@ import { badRequest, describeZodError, notFound, parseQuery } from "~/web/http.s
 import { services } from "~/registry.server";
 import { PAGE_SIZES } from "~/search/state";
 import { apiFacetsSchema, ApiProductsSchema, apiSearchSchema, ApiSuggestionsSchema, ProductIdSchema } from "./api-schemas.server";
+import { SearchError } from "~/search/errors";
 import { apiData, apiError, handleApi } from "./api.server";
 
 const started = Date.now();
@@ -112,10 +113,21 @@ export function readyApi(request: Request) {
       const platform = await service.platformStatus();
       return apiData({ ready: true, items, engines: service.status(), ...(platform ? { platform } : {}) }, requestId);
     } catch (error) {
-      console.error(`[${requestId}] not ready:`, error instanceof Error ? error.message : error);
-      return apiError("The catalogue is not ready", 503, requestId);
+      const detail = error instanceof SearchError && error.detail ? error.detail : error instanceof Error ? error.message : String(error);
+      console.error(`[${requestId}] not ready:`, detail);
+      return apiError(`The catalogue is not ready: ${notReadyReason(detail)}`, 503, requestId);
     }
   }, { public: true });
+}
+
+/**
+ * Why the catalogue cannot serve, in words for whoever probes readiness (the probe is public: no
+ * file paths); the log has the whole detail.
+ */
+function notReadyReason(detail: string): string {
+  if (/not found|ENOENT/i.test(detail)) return "its file does not exist yet (run the import, or let the server create the sample catalogue)";
+  if (/schema version/i.test(detail)) return "its file was built by another version of the portal; import the catalogue again";
+  return "its file cannot be read as a catalogue; import the catalogue again";
 }
 
 /** The public configuration: what a client needs to draw the search page. No secrets. */

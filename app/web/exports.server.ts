@@ -15,6 +15,7 @@ import { services } from "~/registry.server";
 import type { BomDoc, BomType, Doc, RequestContext, SearchRequest } from "~/search/engine";
 import { bomPath, HOME_PATH, productPath, SEARCH_PATH, whereUsedPath } from "~/search/paths";
 import { externalUrlOf, specificationOf } from "~/search/product-view";
+import { userMessageOf } from "~/search/errors";
 import type { SearchService } from "~/search/service";
 import { requireUser } from "./auth.server";
 import { logFailure } from "./log.server";
@@ -64,14 +65,18 @@ export async function loadSearchExport(request: Request) {
   const { search: service, searchConfig: config, config: settings } = services();
   const exportRequest = parseExportRequest(url.searchParams, config);
   const { state, scope, fields } = exportRequest;
-  const back = (step: string) => {
+  const dialogHref = (step?: string) => {
     const params = exportParams(exportRequest, config);
     params.delete("scope");
     params.set("export", scope);
-    params.set("export-step", step);
+    if (step) params.set("export-step", step);
     if (fields.length === 0) params.set("fields-none", "1");
-    return redirect(`${SEARCH_PATH}?${params}`);
+    return `${SEARCH_PATH}?${params}`;
   };
+  const back = (step: string) => redirect(dialogHref(step));
+  // A failure is said on a page of its own, with the way back to the dialog and a retry: the
+  // reason is the error's text for users (spec §8), never the engine's.
+  const failed = (message: string) => problemPage(message, 503, { backHref: dialogHref(), retryHref: `${url.pathname}${url.search}` });
   if (fields.length === 0) return back("no-fields");
 
   const requestId = requestIdOf(request);
@@ -81,7 +86,7 @@ export async function loadSearchExport(request: Request) {
     total = (await service.search({ q: state.q, within: state.within, filters: state.filters, sort: state.sort, start: 0, rows: 0, facetFields: [] }, { requestId })).value.total;
   } catch (error) {
     logFailure("export count", error, { requestId, signal: request.signal });
-    return back("failed");
+    return failed(`Failed to get export estimate: ${userMessageOf(error)}`);
   }
   const size = exportSize(total, scope, state, limit, settings.exportCap);
   if (size.inScope === 0) return back("empty");
@@ -100,7 +105,7 @@ export async function loadSearchExport(request: Request) {
     );
   } catch (error) {
     logFailure("export (before the first row)", error, { requestId, signal: request.signal });
-    return back("failed");
+    return failed(`Export failed: ${userMessageOf(error)}`);
   }
   const filename =
     customFilename(exportRequest.filename) ??
@@ -142,7 +147,7 @@ export async function loadBomExport(request: Request, rawItem: string | undefine
     cursor = await openCursor(bomBatches(item, TYPES[type], { requestId, signal: request.signal }, services().config.exportCap));
   } catch (error) {
     logFailure("BOM export", error, { requestId, signal: request.signal });
-    return problemPage("Export failed. Please try again.", 503, { backHref: bomPath(item), retryHref: url.pathname + url.search });
+    return problemPage(`Export failed: ${userMessageOf(error)}`, 503, { backHref: bomPath(item), retryHref: url.pathname + url.search });
   }
   if (cursor.first.length === 0) return problemPage("No data available for export", 404, { backHref: bomPath(item) });
   const fields = type === "all" ? ["type", ...BOM_EXPORT_FIELDS] : BOM_EXPORT_FIELDS;
@@ -166,7 +171,7 @@ export async function loadWhereUsedExport(request: Request, rawItem: string | un
     cursor = await openCursor(bomBatches(item, type, { requestId, signal: request.signal }, WHERE_USED_EXPORT_MAX));
   } catch (error) {
     logFailure("Where Used export", error, { requestId, signal: request.signal });
-    return problemPage("Export failed. Please try again.", 503, { backHref: whereUsedPath(item), retryHref: url.pathname + url.search });
+    return problemPage(`Export failed: ${userMessageOf(error)}`, 503, { backHref: whereUsedPath(item), retryHref: url.pathname + url.search });
   }
   if (cursor.first.length === 0) return problemPage("No data available for export", 404, { backHref: whereUsedPath(item) });
   void services().signals.click(type === "asset" ? "where_used_asset_export" : "where_used_pm_export", { itemNumber: item });
@@ -187,7 +192,7 @@ export async function loadProductExport(request: Request, rawId: string | undefi
     product = (await service.getProduct(id, { requestId, signal: request.signal })).value;
   } catch (error) {
     logFailure("product export", error, { requestId, signal: request.signal });
-    return problemPage("Export failed. Please try again.", 503, { backHref: productPath(id), retryHref: new URL(request.url).pathname });
+    return problemPage(`Export failed: ${userMessageOf(error)}`, 503, { backHref: productPath(id), retryHref: new URL(request.url).pathname });
   }
   if (!product) return problemPage("Product not found", 404, { backHref: HOME_PATH });
   const spec = specificationOf(product, searchConfig.displayOrder);

@@ -161,7 +161,7 @@ test.describe("export menu and dialog", () => {
     } else {
       // Without JavaScript the server answers a zero-field export with the dialog and a message.
       await exportButton(page).click();
-      await expect(dialog.getByRole("alert")).toHaveText("Select at least one field to export.");
+      await expect(dialog.getByRole("alert")).toHaveText("Export validation failed: Select at least one field to export");
       await expect(dialog.locator('input[type="checkbox"]:checked')).toHaveCount(0);
     }
 
@@ -188,7 +188,7 @@ test.describe("export menu and dialog", () => {
       downloaded = true;
     });
     await exportButton(page).click();
-    await expect(dialog.getByRole("alert")).toHaveText("Select at least one field to export.");
+    await expect(dialog.getByRole("alert")).toHaveText("Export validation failed: Select at least one field to export");
     expect(downloaded, "no file is downloaded without fields").toBe(false);
   });
 

@@ -13,7 +13,10 @@ describe("when the catalogue cannot be opened", () => {
     const { loader: ready } = await import("~/routes/api.ready");
     const response = await ready({ request: new Request("http://localhost/api/ready"), params: {}, context: {} });
     expect(response.status).toBe(503);
-    expect((await response.json()).error).toMatchObject({ status: 503, message: "The catalogue is not ready" });
+    const error = (await response.json()).error;
+    // It says why, without the file's path.
+    expect(error).toMatchObject({ status: 503, message: "The catalogue is not ready: its file cannot be read as a catalogue; import the catalogue again" });
+    expect(error.message).not.toContain(dir);
 
     const { loader: search } = await import("~/routes/api.search");
     const answer = await search({ request: new Request("http://localhost/api/search"), params: {}, context: {} });

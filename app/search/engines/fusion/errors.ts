@@ -22,8 +22,15 @@ function searchErrorKind(reason: FusionErrorKind, httpStatus: number | undefined
     case "not-found":
     case "not-configured":
       return "configuration";
-    case "http":
-      return (httpStatus ?? 500) >= 500 ? "outage" : "bad-request";
+    case "http": {
+      const status = httpStatus ?? 500;
+      // A timeout or an overload answered by Fusion or a proxy in front of it: the backup helps.
+      if (status >= 500 || status === 408 || status === 429) return "outage";
+      // A redirect the portal will not follow (to another host, or round and round): the
+      // endpoint is set up wrongly, as with an unknown profile.
+      if (status >= 300 && status < 400) return "configuration";
+      return "bad-request";
+    }
     default:
       return "outage";
   }
@@ -43,7 +50,30 @@ export class FusionError extends SearchError {
     const kind = searchErrorKind(reason, httpStatus);
     // A 4xx the platform gives the portal is the portal's problem, not the user's request.
     super(message, kind, kind === "bad-request" ? 503 : reason === "not-found" ? 502 : 503);
+    // `HTTP {status}: {message}` quotes Fusion's body: a page says the status and its standard name.
+    if (reason === "http" && httpStatus !== undefined) this.userMessage = httpUserMessage(httpStatus);
   }
+}
+
+const STATUS_NAMES: Record<number, string> = {
+  301: "Moved Permanently",
+  302: "Found",
+  303: "See Other",
+  307: "Temporary Redirect",
+  308: "Permanent Redirect",
+  400: "Bad Request",
+  408: "Request Timeout",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
+
+/** `HTTP 503: Service Unavailable`: the spec's form, with nothing of what the server wrote. */
+export function httpUserMessage(status: number): string {
+  const name = STATUS_NAMES[status];
+  return name ? `HTTP ${status}: ${name}` : `HTTP ${status}`;
 }
 
 export const MESSAGES = {

@@ -80,10 +80,14 @@ async function askPlainOnRefusal<T>(request: SearchRequest, config: SearchConfig
 /** `Failed to fetch batch {n}: {reason}`, with HTTP failures as `HTTP {status}: {statusText}` (spec §8). */
 function batchError(batch: number, error: unknown): FusionError {
   if (!(error instanceof FusionError)) {
-    return new FusionError("failed", `Failed to fetch batch ${batch}: ${error instanceof Error ? error.message : String(error)}`);
+    const failed = new FusionError("failed", `Failed to fetch batch ${batch}: ${error instanceof Error ? error.message : String(error)}`);
+    failed.userMessage = `Failed to fetch batch ${batch}: ${MESSAGES.failed}`;
+    return failed;
   }
   const reason = error.reason === "http" ? `HTTP ${error.httpStatus}: ${error.statusText || "Error"}` : error.message;
-  return new FusionError(error.reason, `Failed to fetch batch ${batch}: ${reason}`, error.httpStatus, error.statusText);
+  const wrapped = new FusionError(error.reason, `Failed to fetch batch ${batch}: ${reason}`, error.httpStatus, error.statusText);
+  wrapped.userMessage = `Failed to fetch batch ${batch}: ${error.userMessage}`;
+  return wrapped;
 }
 
 /** Lucidworks Fusion behind the engine interface: query profiles over HTTP, answers parsed with zod. */
