@@ -22,6 +22,7 @@
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { buildSampleCatalog } from "../app/search/engines/embedded/catalog-build.server";
@@ -247,6 +248,8 @@ function figures(runs: RunFigures[]) {
   return table(rows);
 }
 
+const loadAtStart = os.loadavg()[0]!;
+const startedAt = new Date();
 fs.mkdirSync(OUT, { recursive: true });
 if (!fs.existsSync(CATALOG)) buildSampleCatalog(CATALOG, { items: 5000 });
 const serverBuild = buildApp({ name: "build-load" });
@@ -292,6 +295,7 @@ if (RUNS.includes("fusion")) {
 }
 
 console.log(`bench:load — autocannon -c ${CONNECTIONS} -d ${SECONDS} (after a ${WARM_UP_SECONDS} s warm-up), WEB_CONCURRENCY=2, scripts/serve.mjs`);
+console.log(`${startedAt.toISOString()} to ${new Date().toISOString()}, 1-minute load average ${loadAtStart.toFixed(1)} → ${os.loadavg()[0]!.toFixed(1)}`);
 console.log(figures(runs));
 for (const r of runs) {
   if (r.hostile) console.log(`${r.name}: ${r.hostile.sent} hostile requests sent beside the mix, answered ${JSON.stringify(r.hostile.statuses)}, ${r.hostile.failed} without an answer`);
