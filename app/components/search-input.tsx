@@ -29,7 +29,7 @@ type Popup =
  * `/api/suggestions` in an ARIA combobox: arrows move through them, Enter or a click searches for
  * one, Escape closes the list.
  */
-export function SearchInput({ query }: { query: string }) {
+export function SearchInput({ query, autoFocus = false }: { query: string; autoFocus?: boolean }) {
   const [enabled, setEnabled] = useState(false);
   const [popup, setPopup] = useState<Popup>({ kind: "closed" });
   const input = useRef<HTMLInputElement>(null);
@@ -125,6 +125,8 @@ export function SearchInput({ query }: { query: string }) {
         defaultValue={query}
         maxLength={500}
         autoComplete="off"
+        // Rendered as `autofocus`, so a scan needs no click even without JavaScript.
+        autoFocus={autoFocus}
         enterKeyHint="search"
         onFocus={() => void typeaheadEnabled().then(setEnabled)}
         onInput={onInput}

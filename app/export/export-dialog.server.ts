@@ -66,6 +66,8 @@ export function buildExportDialog(input: {
       headers: chosen.map((f) => f.label),
       rows: input.previewDocs.slice(0, PREVIEW_ROWS).map((doc) => chosen.map((f) => previewCell(doc[f.name]))),
       totalRows: size.records,
+      keys: exportFields(config).map((f) => f.key),
+      cells: input.previewDocs.slice(0, PREVIEW_ROWS).map((doc) => exportFields(config).map((f) => previewCell(doc[f.name]))),
     },
     hidden,
     cancelHref: searchHref(state, config),
