@@ -28,7 +28,7 @@ export function FacetPanel({ facets, selected, clearHref, hidden, notice = null 
     if (window.matchMedia(NARROW).matches) setOpen(false);
   }, []);
   return (
-    <aside className="facet-panel" aria-labelledby="filters-title">
+    <aside className="facet-panel" id="filters" tabIndex={-1} aria-labelledby="filters-title">
       <details className="filters" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
         <summary className="filters-summary">
           <h2 id="filters-title">Filters</h2>

@@ -105,10 +105,14 @@ export function HeaderSearch({ search }: { search: HeaderSearchView }) {
     // After the page's own focus handling (the results heading, the dialog's title).
     const frame = requestAnimationFrame(() => {
       const active = document.activeElement;
-      if ((!active || active === document.body) && !document.querySelector("dialog[open]")) document.getElementById("site-search")?.focus();
+      const box = document.getElementById("site-search");
+      if ((!active || active === document.body) && !document.querySelector("dialog[open]") && box instanceof HTMLInputElement) {
+        box.focus();
+        box.select();
+      }
     });
     return () => cancelAnimationFrame(frame);
-  }, [location.key]);
+  }, [location.pathname, location.search]);
 
   return (
     <AppForm action={SEARCH_PATH} role="search" className="search-bar">

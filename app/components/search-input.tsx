@@ -45,6 +45,10 @@ export function SearchInput({ query, autoFocus = false }: { query: string; autoF
     setPopup({ kind: "closed" });
   };
   useEffect(() => stop, []);
+  // A box focused for a scan has its query selected, so the scanned keystrokes replace it.
+  useEffect(() => {
+    if (autoFocus && document.activeElement === input.current) input.current?.select();
+  }, [query, autoFocus]);
   // A new search (a new page) closes the list.
   useEffect(() => setPopup({ kind: "closed" }), [query]);
 

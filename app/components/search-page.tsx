@@ -48,7 +48,8 @@ export function SearchPage({ view, error, degraded, emptyCatalog, recentSearches
       return;
     }
     if (!queryChanged) headingRef.current?.focus();
-  }, [location.key, view?.query]);
+    // Not on a jump within the page (the skip links): only when the search changed.
+  }, [location.search, view?.query]);
 
   if (error) {
     return (
@@ -73,6 +74,10 @@ export function SearchPage({ view, error, degraded, emptyCatalog, recentSearches
       {exportDialog && <ExportDialog key={exportDialog.exportHref} dialog={exportDialog} />}
       <div className="search-layout">
         <section className="results" aria-labelledby="results-heading" aria-busy={searching}>
+          {/* The filters follow the results in the page: one Tab press reaches them from the top. */}
+          <a className="skip-link" href="#filters">
+            Skip to filters
+          </a>
           <p className="print-only print-meta">
             Crib Search · {view.heading}
             {view.selected.map((f) => ` · ${f.label} ${f.type === "include" ? "is" : "is not"} ${f.value}`).join("")}
