@@ -21,9 +21,9 @@ export interface ExportDialogView {
   filename: string;
   /**
    * The first rows' cells of every exportable field (`keys`, in the order of `fields`), so the
-   * preview can follow the boxes ticked; `headers` and `rows` are the chosen fields' part of it.
+   * preview follows the boxes ticked, with and without JavaScript.
    */
-  preview: { headers: string[]; rows: string[][]; totalRows: number; keys: string[]; cells: string[][] };
+  preview: { totalRows: number; keys: string[]; cells: string[][] };
   /** Search parameters for the form's hidden inputs. */
   hidden: [string, string][];
   cancelHref: string;
