@@ -15,7 +15,7 @@ import { useDocumentNavigation } from "./components/nav";
 import { useNonce } from "./components/nonce";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
-import type { loader as searchLoader } from "./routes/crib-search.search";
+import { useShell } from "./components/header-search";
 import styles from "./styles/app.css";
 import { loadSignInState } from "./web/auth.server";
 
@@ -33,8 +33,8 @@ export function loader({ request }: LoaderFunctionArgs) {
 
 export function Layout({ children }: { children: ReactNode }) {
   useDocumentNavigation();
-  // The search box shows the query of the results page it heads, as that page's loader read it.
-  const query = useRouteLoaderData<typeof searchLoader>("routes/crib-search.search")?.view?.query ?? "";
+  // The header's search (query, kept refinement) and the skip link's target, from the page's data.
+  const shell = useShell();
   const signIn = useRouteLoaderData<typeof loader>("root");
   const nonce = useNonce();
   return (
@@ -47,10 +47,10 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body>
-        <a className="skip-link" href="#main">
+        <a className="skip-link" href={shell.skipTarget}>
           Skip to content
         </a>
-        <SiteHeader query={query} account={signIn?.user && signIn.csrf ? { name: signIn.user.name, csrf: signIn.csrf } : null} />
+        <SiteHeader search={shell.search} account={signIn?.user && signIn.csrf ? { name: signIn.user.name, csrf: signIn.csrf } : null} />
         <main id="main" tabIndex={-1}>
           {children}
         </main>

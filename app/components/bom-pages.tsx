@@ -3,6 +3,7 @@ import { AppLink } from "./nav";
 import type { BomSectionView } from "~/search/bom-view";
 import { BackupNotice, type BackupView } from "./backup-notice";
 import { BomSection } from "./bom-section";
+import { PrintDate } from "./print-date";
 
 const EMPTY_TEXT: Record<string, string> = {
   asset: "No Asset BOM data found for this item",
@@ -18,13 +19,17 @@ export function BomPage({
   exportLabel,
   exportHref,
   back,
+  itemBack = null,
 }: {
   itemNumber: string;
   title: string;
   sections: (BomSectionView & { degraded: boolean; backup?: BackupView | null })[];
   exportLabel: string;
   exportHref: string;
+  /** The search this page was reached from (or the search home). */
   back: string;
+  /** The item page it was opened from, when it was. */
+  itemBack?: string | null;
 }) {
   const location = useLocation();
   return (
@@ -33,6 +38,11 @@ export function BomPage({
         <AppLink to={back} className="button secondary small">
           ← Back to Search
         </AppLink>
+        {itemBack && (
+          <AppLink to={itemBack} className="button secondary small">
+            ← Back to item
+          </AppLink>
+        )}
         <h1>
           {title} <span className="muted">{itemNumber}</span>
         </h1>
@@ -40,6 +50,9 @@ export function BomPage({
           {exportLabel}
         </a>
       </div>
+      <p className="print-only print-meta">
+        Crib Search · {title} {itemNumber} · <PrintDate />
+      </p>
       {sections.some((s) => s.degraded) && <BackupNotice backup={sections.find((s) => s.backup)?.backup} />}
       {sections.map((section) => (
         <BomSection key={section.prefix} section={section} action={location.pathname} emptyText={EMPTY_TEXT[section.type] ?? ""} />

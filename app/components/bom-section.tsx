@@ -33,6 +33,7 @@ export function BomSection({ section, action, emptyText, controls, headingLevel 
       ) : (
         <>
           <div className="table-scroll">
+            {/* On a narrow screen each row is a card of label: value lines (the stylesheet). */}
             <table className="results-table bom-table">
               <thead>
                 <tr>
@@ -54,7 +55,9 @@ export function BomSection({ section, action, emptyText, controls, headingLevel 
                 {section.rows.map((row) => (
                   <tr key={row.key}>
                     {section.columns.map((c) => (
-                      <td key={c.field}>{cell(row[c.field])}</td>
+                      <td key={c.field} data-label={c.label}>
+                        {cell(row[c.field])}
+                      </td>
                     ))}
                   </tr>
                 ))}

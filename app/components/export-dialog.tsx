@@ -36,10 +36,17 @@ export function ExportDialog({ dialog }: { dialog: Jsonified<ExportDialogView> }
     if (!element) return;
     if (element.open) element.close();
     element.showModal();
+    // The title, not the first control, takes the focus: the dialog is read from its top.
+    element.querySelector<HTMLElement>(confirming ? "#limit-title" : "#export-title")?.focus();
   }, []);
 
   const close = () => navigate(dialog.cancelHref, { preventScrollReset: true, replace: true });
   const count = checked.size;
+  // The preview shows the fields ticked now, in the list's order.
+  const previewColumns = dialog.fields
+    .filter((f) => checked.has(f.key))
+    .map((f) => ({ key: f.key, label: f.label, index: dialog.preview.keys.indexOf(f.key) }))
+    .filter((c) => c.index >= 0);
   const message = STEP_MESSAGES[dialog.step];
   // Without JavaScript the button cannot follow the checkboxes: it stays enabled, and the server
   // answers an export without fields with the dialog and its message.
@@ -58,7 +65,9 @@ export function ExportDialog({ dialog }: { dialog: Jsonified<ExportDialogView> }
     >
       {confirming && (
         <div className="dialog-body" role="alertdialog" aria-labelledby="limit-title" aria-describedby="limit-text">
-          <h2 id="limit-title">Export Limit</h2>
+          <h2 id="limit-title" tabIndex={-1} autoFocus={dialog.step === "limit"}>
+            Export Limit
+          </h2>
           <p id="limit-text">{dialog.limitMessage}</p>
           {dialog.capMessage && <p className="muted">{dialog.capMessage}</p>}
           {dialog.truncationMessage && <p className="truncation">{dialog.truncationMessage}</p>}
@@ -112,7 +121,15 @@ export function ExportDialog({ dialog }: { dialog: Jsonified<ExportDialogView> }
         {/* Enter in the file name submits with the form's first submit button: make that the
             export, not Select All. */}
         <button type="submit" hidden tabIndex={-1} aria-hidden="true" disabled={exportDisabled} />
-        <h2 id="export-title">Export Search Results</h2>
+        <div className="dialog-head">
+          {/* Focused on opening, also without JavaScript (`autofocus`), where the page opens at the dialog. */}
+          <h2 id="export-title" tabIndex={-1} autoFocus={dialog.step !== "limit"}>
+            Export Search Results
+          </h2>
+          <AppLink className="dialog-close" to={dialog.cancelHref} preventScrollReset replace aria-label="Close the export dialog">
+            ✕
+          </AppLink>
+        </div>
         <p className="muted">
           {dialog.total} results{dialog.query ? ` for "${dialog.query}"` : ""}
           {dialog.scope === "page" ? " on this page" : ""}
@@ -189,27 +206,27 @@ export function ExportDialog({ dialog }: { dialog: Jsonified<ExportDialogView> }
           <span>File name (optional)</span>
           <input type="text" name="filename" defaultValue={dialog.filename} placeholder="search-results.csv" maxLength={100} />
         </label>
-        {dialog.preview.headers.length > 0 && dialog.preview.rows.length > 0 && (
+        {previewColumns.length > 0 && dialog.preview.cells.length > 0 && (
           <section className="preview" aria-labelledby="preview-title">
             <h3 id="preview-title">
-              Preview (first {dialog.preview.rows.length} of {dialog.preview.totalRows} rows)
+              Preview (first {dialog.preview.cells.length} of {dialog.preview.totalRows} rows)
             </h3>
             <div className="table-scroll">
               <table className="results-table">
                 <thead>
                   <tr>
-                    {dialog.preview.headers.map((h) => (
-                      <th key={h} scope="col">
-                        {h}
+                    {previewColumns.map((c) => (
+                      <th key={c.key} scope="col">
+                        {c.label}
                       </th>
                     ))}
                   </tr>
                 </thead>
                 <tbody>
-                  {dialog.preview.rows.map((row, i) => (
+                  {dialog.preview.cells.map((row, i) => (
                     <tr key={i}>
-                      {row.map((cell, j) => (
-                        <td key={j}>{cell}</td>
+                      {previewColumns.map((c) => (
+                        <td key={c.key}>{row[c.index]}</td>
                       ))}
                     </tr>
                   ))}

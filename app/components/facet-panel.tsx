@@ -1,5 +1,5 @@
 import { AppForm, AppLink } from "./nav";
-import { useEffect, useState } from "react";
+import { useEffect, useState, type KeyboardEvent } from "react";
 import type { FacetView, SelectedFilterView } from "~/search/search-view";
 import { filterToggleHref } from "~/search/state";
 import { HiddenInputs } from "./hidden-inputs";
@@ -15,44 +15,60 @@ interface FacetPanelProps {
   notice?: string | null;
 }
 
+/** Below this width the filters sit under the results, folded (the stylesheet's breakpoint). */
+const NARROW = "(max-width: 900px)";
+
+/**
+ * The filters, in a disclosure "Filters (n selected)": open when the page is served; with
+ * JavaScript a narrow screen folds it, since the results come first there.
+ */
 export function FacetPanel({ facets, selected, clearHref, hidden, notice = null }: FacetPanelProps) {
+  const [open, setOpen] = useState(true);
+  useEffect(() => {
+    if (window.matchMedia(NARROW).matches) setOpen(false);
+  }, []);
   return (
-    <aside className="facet-panel" aria-labelledby="filters-title">
-      <h2 id="filters-title">Filters</h2>
-      {selected.length > 0 && (
-        <section className="selected-filters" aria-labelledby="selected-title">
-          <div className="selected-head">
-            <h3 id="selected-title">Selected Filters:</h3>
-            {clearHref && (
-              <AppLink to={clearHref} className="text-button">
-                Clear All
-              </AppLink>
-            )}
-          </div>
-          <ul>
-            {selected.map((f) => (
-              <li key={`${f.field}:${f.type}:${f.value}`} className={`chip chip-${f.type}`}>
-                <span>
-                  {f.label} {f.type === "include" ? "is" : "is not"} <strong>{f.value}</strong>
-                </span>
-                <AppLink to={f.removeHref} aria-label={`Remove filter: ${f.label} ${f.type === "include" ? "is" : "is not"} ${f.value}`}>
-                  ×
+    <aside className="facet-panel" id="filters" tabIndex={-1} aria-labelledby="filters-title">
+      <details className="filters" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+        <summary className="filters-summary">
+          <h2 id="filters-title">Filters</h2>
+          {selected.length > 0 && <span className="filters-count"> ({selected.length} selected)</span>}
+        </summary>
+        {selected.length > 0 && (
+          <section className="selected-filters" aria-labelledby="selected-title">
+            <div className="selected-head">
+              <h3 id="selected-title">Selected Filters:</h3>
+              {clearHref && (
+                <AppLink to={clearHref} className="text-button">
+                  Clear All
                 </AppLink>
-              </li>
-            ))}
-          </ul>
-          {notice && (
-            <p className="muted small" role="status">
-              {notice}
-            </p>
-          )}
-        </section>
-      )}
-      {facets.length === 0 ? (
-        <p className="muted">No filters available</p>
-      ) : (
-        facets.map((facet) => <FacetGroup key={facet.field} facet={facet} hidden={hidden} />)
-      )}
+              )}
+            </div>
+            <ul>
+              {selected.map((f) => (
+                <li key={`${f.field}:${f.type}:${f.value}`} className={`chip chip-${f.type}`}>
+                  <span>
+                    {f.label} {f.type === "include" ? "is" : "is not"} <strong>{f.value}</strong>
+                  </span>
+                  <AppLink to={f.removeHref} aria-label={`Remove filter: ${f.label} ${f.type === "include" ? "is" : "is not"} ${f.value}`}>
+                    ×
+                  </AppLink>
+                </li>
+              ))}
+            </ul>
+            {notice && (
+              <p className="muted small" role="status">
+                {notice}
+              </p>
+            )}
+          </section>
+        )}
+        {facets.length === 0 ? (
+          <p className="muted">No filters available</p>
+        ) : (
+          facets.map((facet) => <FacetGroup key={facet.field} facet={facet} hidden={hidden} />)
+        )}
+      </details>
     </aside>
   );
 }
@@ -100,27 +116,26 @@ function FacetGroup({ facet, hidden }: { facet: FacetView; hidden: [string, stri
               Showing {shown.length} of {facet.values.length} options
             </p>
           )}
-          <ul className="facet-values">
+          <ul className="facet-values" onKeyDown={moveBetweenValues}>
             {shown.map((v) => (
               <li key={v.value} className={v.selected ? `is-${v.selected}` : undefined}>
-                <span className="facet-name">{v.value}</span>
-                <span className="count" aria-label={`${v.count} items`}>
-                  {v.count}
-                </span>
-                {v.selected && <span className="visually-hidden">{v.selected === "include" ? "(included)" : "(excluded)"}</span>}
                 <AppLink
                   to={filterToggleHref(hidden, facet.param, v.value, v.selected, "include")}
-                  className={`facet-toggle include${v.selected === "include" ? " on" : ""}`}
+                  className="facet-value"
                   aria-label={`${v.selected === "include" ? "Stop including" : "Include"} ${facet.label}: ${v.value}`}
-                  title={v.selected === "include" ? "Remove this filter" : "Only show this value"}
                 >
-                  +
+                  <span className="facet-name">{v.value}</span>
+                  <span className="count">{v.count}</span>
                 </AppLink>
+                {v.selected && <span className="visually-hidden">{v.selected === "include" ? "(included)" : "(excluded)"}</span>}
                 <AppLink
                   to={filterToggleHref(hidden, facet.param, v.value, v.selected, "exclude")}
                   className={`facet-toggle exclude${v.selected === "exclude" ? " on" : ""}`}
                   aria-label={`${v.selected === "exclude" ? "Stop excluding" : "Exclude"} ${facet.label}: ${v.value}`}
                   title={v.selected === "exclude" ? "Remove this filter" : "Hide this value"}
+                  // With JavaScript the value is the list's one tab stop per value; the arrow keys
+                  // reach its exclude control (onKeyDown of the list). Without, both are tab stops.
+                  tabIndex={hydrated ? -1 : undefined}
                 >
                   −
                 </AppLink>
@@ -131,4 +146,23 @@ function FacetGroup({ facet, hidden }: { facet: FacetView; hidden: [string, stri
       )}
     </details>
   );
+}
+
+/**
+ * Arrow keys in a value list: Right and Left move between a value and its exclude control, Down
+ * and Up to the next and previous value.
+ */
+function moveBetweenValues(event: KeyboardEvent<HTMLUListElement>) {
+  const link = event.target instanceof HTMLElement ? event.target.closest("a") : null;
+  const item = link?.closest("li");
+  if (!link || !item) return;
+  let next: Element | null | undefined = null;
+  if (event.key === "ArrowRight") next = item.querySelector(".facet-toggle");
+  else if (event.key === "ArrowLeft") next = item.querySelector(".facet-value");
+  else if (event.key === "ArrowDown") next = item.nextElementSibling?.querySelector(".facet-value");
+  else if (event.key === "ArrowUp") next = item.previousElementSibling?.querySelector(".facet-value");
+  if (next instanceof HTMLElement && next !== link) {
+    event.preventDefault();
+    next.focus();
+  }
 }

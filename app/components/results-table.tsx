@@ -1,4 +1,5 @@
 import { AppLink } from "./nav";
+import { fieldKey } from "~/search/fields";
 import { itemPath, productLink, withBack } from "~/search/paths";
 import type { Column, ResultLinks, ResultRow } from "~/search/search-view";
 import { highlighted } from "./highlighted";
@@ -13,12 +14,21 @@ export function SortIndicator({ sorted }: { sorted: Column["sorted"] }) {
   );
 }
 
+/**
+ * The results as a table; on a narrow screen the stylesheet lays each row out as a card (item
+ * number, description, status, quantity on hand, Where Used): cells carry their column's key as a
+ * class and, where a card names the value, its label.
+ */
 export function ResultsTable({ columns, rows, links }: { columns: Column[]; rows: ResultRow[]; links: ResultLinks }) {
   const fromResults = { queryId: links.queryId ?? undefined };
   if (rows.length === 0) return <p className="muted">No results to display</p>;
+  const cellProps = columns.map((c, i) => {
+    const key = fieldKey(c.field);
+    return { className: `c-${key}`, "data-label": i === 0 || key === "item_description" ? undefined : c.label };
+  });
   return (
     <div className="table-scroll">
-      <table className="results-table">
+      <table className="results-table result-cards">
         <thead>
           <tr>
             <th scope="col" className="col-image">
@@ -52,7 +62,7 @@ export function ResultsTable({ columns, rows, links }: { columns: Column[]; rows
                 <ProductImage src={row.image} label={row.itemNumber} />
               </td>
               {row.cells.map((text, i) => (
-                <td key={columns[i]?.field ?? i}>
+                <td key={columns[i]?.field ?? i} {...cellProps[i]}>
                   {i === 0 ? (
                     <AppLink to={productLink(row.itemNumber, links.back, links.offset + index, fromResults)} className="row-link">
                       {highlighted(text)}

@@ -29,7 +29,7 @@ type Popup =
  * `/api/suggestions` in an ARIA combobox: arrows move through them, Enter or a click searches for
  * one, Escape closes the list.
  */
-export function SearchInput({ query }: { query: string }) {
+export function SearchInput({ query, autoFocus = false }: { query: string; autoFocus?: boolean }) {
   const [enabled, setEnabled] = useState(false);
   const [popup, setPopup] = useState<Popup>({ kind: "closed" });
   const input = useRef<HTMLInputElement>(null);
@@ -45,6 +45,10 @@ export function SearchInput({ query }: { query: string }) {
     setPopup({ kind: "closed" });
   };
   useEffect(() => stop, []);
+  // A box focused for a scan has its query selected, so the scanned keystrokes replace it.
+  useEffect(() => {
+    if (autoFocus && document.activeElement === input.current) input.current?.select();
+  }, [query, autoFocus]);
   // A new search (a new page) closes the list.
   useEffect(() => setPopup({ kind: "closed" }), [query]);
 
@@ -125,6 +129,8 @@ export function SearchInput({ query }: { query: string }) {
         defaultValue={query}
         maxLength={500}
         autoComplete="off"
+        // Rendered as `autofocus`, so a scan needs no click even without JavaScript.
+        autoFocus={autoFocus}
         enterKeyHint="search"
         onFocus={() => void typeaheadEnabled().then(setEnabled)}
         onInput={onInput}

@@ -9,11 +9,14 @@ import { ExportDialog } from "./export-dialog";
 import { ExportMenu, type ExportMenuView } from "./export-menu";
 import { FacetPanel } from "./facet-panel";
 import { Pager } from "./pager";
+import { PrintDate } from "./print-date";
 import { ResultsTable } from "./results-table";
 import { SearchWithin, SortForm } from "./search-toolbar";
 import { SEARCH_PATH } from "~/search/paths";
 
 const ACTION = SEARCH_PATH;
+/** Said while a search is on its way (the spec's loading state, in the catalogue's words). */
+const SEARCHING = "Searching the catalogue…";
 
 export interface SearchPageProps {
   view: SearchView | null;
@@ -33,16 +36,22 @@ export function SearchPage({ view, error, degraded, backup, emptyCatalog, recent
   const location = useLocation();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const firstRender = useRef(true);
+  const lastQuery = useRef(view?.query);
   const searching = navigation.state === "loading" && navigation.location.pathname === ACTION;
 
-  // After each client-side search, focus the results heading so screen readers hear the count.
+  // After a client-side change of the same search (a filter, a page), focus the results heading so
+  // screen readers hear the count and Tab leads to the first result. A new query keeps the focus in
+  // the header's box, ready for the next scan.
   useEffect(() => {
+    const queryChanged = lastQuery.current !== view?.query;
+    lastQuery.current = view?.query;
     if (firstRender.current) {
       firstRender.current = false;
       return;
     }
-    headingRef.current?.focus();
-  }, [location.key]);
+    if (!queryChanged) headingRef.current?.focus();
+    // Not on a jump within the page (the skip links): only when the search changed.
+  }, [location.search, view?.query]);
 
   if (error) {
     return (
@@ -59,78 +68,93 @@ export function SearchPage({ view, error, degraded, backup, emptyCatalog, recent
   }
   if (!view) return null;
 
+  // The results come before the filters in the page (the first thing on a narrow screen, a few Tab
+  // presses from the top); on a wide screen the grid shows the filters on the left. The export
+  // dialog without JavaScript is the first thing after the header.
   return (
-    <div className="search-layout">
-      <FacetPanel facets={view.facets} selected={view.selected} clearHref={view.clearFiltersHref} hidden={view.hidden} notice={view.filterLimitNotice} />
-      <section className="results" aria-labelledby="results-heading" aria-busy={searching}>
-        {recentSearches.length > 0 && (
-          <nav className="recent-searches" aria-label="Recent searches">
-            <h2>Recent searches</h2>
-            <ul>
-              {recentSearches.map((r) => (
-                <li key={r.query}>
-                  <AppLink to={r.href}>{r.query}</AppLink>
-                </li>
-              ))}
-            </ul>
-          </nav>
-        )}
-        {degraded && <BackupNotice backup={backup} />}
-        <div className="toolbar">
-          <SearchWithin
-            terms={view.within}
-            clearHref={view.clearWithinHref}
-            disabledReason={view.withinDisabledReason}
-            hidden={view.hidden}
-            action={ACTION}
-          />
-          <div className="toolbar-end">
-            {exportMenu && <ExportMenu menu={exportMenu} />}
-            <SortForm options={SORT_OPTIONS} value={view.sortValue} hidden={view.hidden} action={ACTION} />
-          </div>
-        </div>
-        <h1 id="results-heading" ref={headingRef} tabIndex={-1} className="results-heading">
-          {view.heading}
-        </h1>
-        {didYouMean && (
-          <p className="did-you-mean">
-            Did you mean <AppLink to={didYouMean.href}>{didYouMean.query}</AppLink>?
-          </p>
-        )}
-        <p className="visually-hidden" aria-live="polite" role="status">
-          {searching ? "Searching for appliances..." : view.heading}
-        </p>
-        {searching && (
-          <p className="searching" aria-hidden="true">
-            Searching for appliances...
-          </p>
-        )}
-        <div className={searching ? "results-body is-stale" : "results-body"}>
-          {view.total === 0 ? (
-            emptyCatalog ? (
-              <div className="empty">
-                <h2>No products available</h2>
-                <p>No products found in the catalog. Please check your configuration.</p>
-              </div>
-            ) : (
-              <div className="empty">
-                <p>No data found. Please try adjusting your search criteria</p>
-                {view.selected.length > 0 && view.clearFiltersHref && (
-                  <p>
-                    <AppLink to={view.clearFiltersHref}>Clear all filters</AppLink>
-                  </p>
-                )}
-              </div>
-            )
-          ) : (
-            <>
-              <ResultsTable columns={view.columns} rows={view.rows} links={view.rowLinks} />
-              <Pager pager={view.pager} rowsPerPage={view.rowsPerPage} pageSizes={PAGE_SIZES} hidden={view.hidden} action={ACTION} />
-            </>
-          )}
-        </div>
-      </section>
+    <>
       {exportDialog && <ExportDialog key={exportDialog.exportHref} dialog={exportDialog} />}
-    </div>
+      <div className="search-layout">
+        <section className="results" aria-labelledby="results-heading" aria-busy={searching}>
+          {/* The filters follow the results in the page: one Tab press reaches them from the top. */}
+          <a className="skip-link" href="#filters">
+            Skip to filters
+          </a>
+          <p className="print-only print-meta">
+            Crib Search · {view.heading}
+            {view.selected.map((f) => ` · ${f.label} ${f.type === "include" ? "is" : "is not"} ${f.value}`).join("")}
+            {view.within.length > 0 ? ` · within: ${view.within.map((w) => w.term).join(", ")}` : ""} · <PrintDate />
+          </p>
+          {recentSearches.length > 0 && (
+            <nav className="recent-searches" aria-label="Recent searches">
+              <h2>Recent searches</h2>
+              <ul>
+                {recentSearches.map((r) => (
+                  <li key={r.query}>
+                    <AppLink to={r.href}>{r.query}</AppLink>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          )}
+          {degraded && <BackupNotice backup={backup} />}
+          <div className="toolbar">
+            <SearchWithin
+              terms={view.within}
+              clearHref={view.clearWithinHref}
+              disabledReason={view.withinDisabledReason}
+              hidden={view.hidden}
+              action={ACTION}
+            />
+            <div className="toolbar-end">
+              {exportMenu && <ExportMenu menu={exportMenu} />}
+              <SortForm options={SORT_OPTIONS} value={view.sortValue} hidden={view.hidden} action={ACTION} />
+            </div>
+          </div>
+          <h1 id="results-heading" ref={headingRef} tabIndex={-1} className={searching ? "results-heading is-stale" : "results-heading"}>
+            {view.heading}
+          </h1>
+          {didYouMean && (
+            <p className="did-you-mean">
+              Did you mean <AppLink to={didYouMean.href}>{didYouMean.query}</AppLink>?
+            </p>
+          )}
+          <p className="visually-hidden" aria-live="polite" role="status">
+            {searching ? SEARCHING : view.heading}
+          </p>
+          {searching && (
+            <p className="searching" aria-hidden="true">
+              {SEARCHING}
+            </p>
+          )}
+          <div className={searching ? "results-body is-stale" : "results-body"}>
+            {view.total === 0 ? (
+              emptyCatalog ? (
+                <div className="empty">
+                  <h2>No products available</h2>
+                  <p>No products found in the catalog. Please check your configuration.</p>
+                </div>
+              ) : (
+                <div className="empty">
+                  <p>No data found. Please try adjusting your search criteria</p>
+                  {view.selected.length > 0 && view.clearFiltersHref && (
+                    <p>
+                      <AppLink to={view.clearFiltersHref}>Clear all filters</AppLink>
+                    </p>
+                  )}
+                </div>
+              )
+            ) : (
+              <>
+                <ResultsTable columns={view.columns} rows={view.rows} links={view.rowLinks} />
+                <Pager pager={view.pager} rowsPerPage={view.rowsPerPage} pageSizes={PAGE_SIZES} hidden={view.hidden} action={ACTION} />
+              </>
+            )}
+          </div>
+        </section>
+        <FacetPanel facets={view.facets} selected={view.selected} clearHref={view.clearFiltersHref} hidden={view.hidden} notice={view.filterLimitNotice} />
+      </div>
+    </>
   );
 }
+

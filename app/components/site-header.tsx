@@ -1,13 +1,12 @@
-import { AppForm } from "./nav";
-import { SearchInput } from "./search-input";
+import { HeaderSearch, type HeaderSearchView } from "./header-search";
 import { LogoutForm } from "./sign-in-screens";
-import { HOME_PATH, SEARCH_PATH } from "~/search/paths";
+import { HOME_PATH } from "~/search/paths";
 
 /**
  * Logo (a full reload to a clean home page), the search form, which works without JavaScript, and
  * with sign-in on, the signed-in user with Logout.
  */
-export function SiteHeader({ query, account }: { query: string; account: { name: string; csrf: string } | null }) {
+export function SiteHeader({ search, account }: { search: HeaderSearchView; account: { name: string; csrf: string } | null }) {
   return (
     <header className="site-header">
       <a href={HOME_PATH} className="logo" aria-label="Crib Search home">
@@ -16,13 +15,7 @@ export function SiteHeader({ query, account }: { query: string; account: { name:
         </svg>
         <span>Crib Search</span>
       </a>
-      <AppForm action={SEARCH_PATH} role="search" className="search-bar">
-        <label htmlFor="site-search" className="visually-hidden">
-          Search the catalogue
-        </label>
-        <SearchInput query={query} />
-        <button type="submit">Search</button>
-      </AppForm>
+      <HeaderSearch search={search} />
       {account && <LogoutForm name={account.name} csrf={account.csrf} />}
     </header>
   );

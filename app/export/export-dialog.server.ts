@@ -63,9 +63,9 @@ export function buildExportDialog(input: {
     fields: exportFields(config).map((f) => ({ key: f.key, label: f.label, checked: chosenKeys.has(f.key) })),
     filename: request.filename ?? "",
     preview: {
-      headers: chosen.map((f) => f.label),
-      rows: input.previewDocs.slice(0, PREVIEW_ROWS).map((doc) => chosen.map((f) => previewCell(doc[f.name]))),
       totalRows: size.records,
+      keys: exportFields(config).map((f) => f.key),
+      cells: input.previewDocs.slice(0, PREVIEW_ROWS).map((doc) => exportFields(config).map((f) => previewCell(doc[f.name]))),
     },
     hidden,
     cancelHref: searchHref(state, config),

@@ -19,7 +19,11 @@ export interface ExportDialogView {
   truncationMessage: string | null;
   fields: { key: string; label: string; checked: boolean }[];
   filename: string;
-  preview: { headers: string[]; rows: string[][]; totalRows: number };
+  /**
+   * The first rows' cells of every exportable field (`keys`, in the order of `fields`), so the
+   * preview follows the boxes ticked, with and without JavaScript.
+   */
+  preview: { totalRows: number; keys: string[]; cells: string[][] };
   /** Search parameters for the form's hidden inputs. */
   hidden: [string, string][];
   cancelHref: string;

@@ -4,6 +4,7 @@ import { BackupNotice } from "~/components/backup-notice";
 import { AppLink } from "~/components/nav";
 import { RouteErrorPanel } from "~/components/route-error-panel";
 import { ProductImage } from "~/components/product-image";
+import { PrintDate } from "~/components/print-date";
 import { loadProductPage } from "~/web/product-page.server";
 
 export function loader({ request, params }: LoaderFunctionArgs) {
@@ -37,11 +38,14 @@ export default function ProductPage() {
           Export
         </a>
       </div>
+      <p className="print-only print-meta">
+        Crib Search · {p.itemNumber} · <PrintDate />
+      </p>
       {p.degraded && <BackupNotice backup={p.backup} />}
       <div className="detail">
         <dl className="spec-list">
           {p.specification.map((row) => (
-            <div key={row.name} style={{ display: "contents" }}>
+            <div key={row.name} className="spec-row">
               <dt>{row.label}</dt>
               <dd>{row.value}</dd>
             </div>

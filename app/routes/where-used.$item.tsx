@@ -4,23 +4,30 @@ import { BackupNotice } from "~/components/backup-notice";
 import { BomSection } from "~/components/bom-section";
 import { Breadcrumbs } from "~/components/breadcrumbs";
 import { RouteErrorPanel } from "~/components/route-error-panel";
+import { PrintDate } from "~/components/print-date";
 import { loadWhereUsed } from "~/web/bom-pages.server";
 
 export function loader({ request, params }: LoaderFunctionArgs) {
   return loadWhereUsed(request, params.item);
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Where Used: ${data?.item ?? ""} – Crib Search` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `Where Used: ${data?.item ?? ""}${data?.description ? ` – ${data.description}` : ""} – Crib Search` },
+];
 
 export default function WhereUsedPage() {
-  const { item, crumbs, sections, exportBase } = useLoaderData<typeof loader>();
+  const { item, description, crumbs, sections, exportBase } = useLoaderData<typeof loader>();
   const location = useLocation();
   return (
     <div className="where-used">
       <Breadcrumbs crumbs={crumbs} />
       <div className="page-head">
         <h1>Where Used: {item}</h1>
+        {description && <p className="item-description">{description}</p>}
       </div>
+      <p className="print-only print-meta">
+        Crib Search · Where Used: {item} · <PrintDate />
+      </p>
       {sections.some((s) => s.degraded) && <BackupNotice backup={sections.find((s) => s.backup)?.backup} />}
       {sections.map((section) => (
         <BomSection
@@ -57,5 +64,5 @@ export default function WhereUsedPage() {
 }
 
 export function ErrorBoundary() {
-  return <RouteErrorPanel fallback="Failed to fetch Where Used data" />;
+  return <RouteErrorPanel fallback="Failed to fetch Where Used data" notFoundTitle="Item Not Found" />;
 }

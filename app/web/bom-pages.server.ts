@@ -16,6 +16,7 @@ import {
 } from "~/search/bom-view";
 import type { BomType, RequestContext } from "~/search/engine";
 import { exportCsvPath, HOME_PATH, isSearchPath, itemPath } from "~/search/paths";
+import { itemDescription } from "~/search/field-format";
 import { parseSearchParams } from "~/search/state";
 import { requireUser } from "./auth.server";
 import { backupOf } from "./backup.server";
@@ -48,6 +49,24 @@ export function itemNumberParam(raw: string | undefined): string {
 /** The `back` parameter: a same-site path, or the search home. */
 export function backParam(url: URL): string {
   return safePath(url.searchParams.get("back"), HOME_PATH);
+}
+
+/**
+ * Where "← Back to Search" leads from a page whose way back is `back`: that search, the search an
+ * item page was opened from, or the search home; never the item page itself.
+ */
+export function searchBackOf(back: string): string {
+  if (isSearchPath(back)) return back;
+  if (back.startsWith("/product/")) {
+    const fromSearch = safePath(new URL(back, "http://x").searchParams.get("back"), "");
+    if (isSearchPath(fromSearch)) return fromSearch;
+  }
+  return HOME_PATH;
+}
+
+/** The item page a BOM page was opened from, for its second way back. */
+function itemBackOf(back: string): string | null {
+  return back.startsWith("/product/") ? back : null;
 }
 
 export interface SectionSpec {
@@ -123,15 +142,16 @@ export async function loadCombinedBom(request: Request, rawItem: string | undefi
   const item = itemNumberParam(rawItem);
   const url = new URL(request.url);
   const back = backParam(url);
+  const searchBack = searchBackOf(back);
   const context = { requestId: requestIdOf(request), signal: request.signal };
   let counts;
   try {
     counts = await bomTypeCounts(item, context);
   } catch (error) {
     logFailure("BOM", error, context);
-    throw json({ message: "Failed to load BOM data", back }, { status: 503 });
+    throw json({ message: "Failed to load BOM data", back: searchBack }, { status: 503 });
   }
-  if (counts.asset + counts.pm + counts.other === 0) throw json({ message: "No BOM data found for this item", back }, { status: 404 });
+  if (counts.asset + counts.pm + counts.other === 0) throw json({ message: "No BOM data found for this item", back: searchBack }, { status: 404 });
   // The page of one type, with this page's parameters and the way back as cleaned here.
   const params = new URLSearchParams(url.search);
   if (params.has("back")) params.set("back", back);
@@ -140,10 +160,11 @@ export async function loadCombinedBom(request: Request, rawItem: string | undefi
   if (counts.asset === 0 && counts.other === 0) throw redirect(`${itemPath("/pm-bom", item)}${search}`);
   try {
     const sections = await Promise.all([ASSET, PM, OTHER].map((s) => loadBomSection(item, s, url, context)));
-    return { item, back, sections, exportHref: exportCsvPath("/bom", item, { type: "all" }) };
+    return { item, back: searchBack, itemBack: itemBackOf(back), sections, exportHref: exportCsvPath("/bom", item, { type: "all" }) };
   } catch (error) {
     logFailure("BOM", error, context);
-    throw json({ message: "Failed to fetch BOM data", back }, { status: 503 });
+    // The same failure as the counts' above, in the same words.
+    throw json({ message: "Failed to load BOM data", back: searchBack }, { status: 503 });
   }
 }
 
@@ -158,6 +179,7 @@ export async function loadSingleBom(request: Request, rawItem: string | undefine
   const item = itemNumberParam(rawItem);
   const url = new URL(request.url);
   const back = backParam(url);
+  const searchBack = searchBackOf(back);
   const context = { requestId: requestIdOf(request), signal: request.signal };
   const { spec: sectionSpec, empty, failed } = SINGLE[type];
   let section;
@@ -165,10 +187,10 @@ export async function loadSingleBom(request: Request, rawItem: string | undefine
     section = await loadBomSection(item, sectionSpec, url, context);
   } catch (error) {
     logFailure(`${type} BOM`, error, context);
-    throw json({ message: failed, back }, { status: 503 });
+    throw json({ message: failed, back: searchBack }, { status: 503 });
   }
-  if (section.total === 0) throw json({ message: empty, back }, { status: 404 });
-  return { item, back, sections: [section], exportHref: exportCsvPath("/bom", item, { type }) };
+  if (section.total === 0) throw json({ message: empty, back: searchBack }, { status: 404 });
+  return { item, back: searchBack, itemBack: itemBackOf(back), sections: [section], exportHref: exportCsvPath("/bom", item, { type }) };
 }
 
 const WHERE_USED_SECTIONS: SectionSpec[] = [
@@ -194,20 +216,41 @@ function crumbsFor(back: string, item: string): Crumb[] {
   return crumbs;
 }
 
-/** /where-used/{item}: the asset and PM BOMs that use the item, five records a page each. */
+/**
+ * /where-used/{item}: the asset and PM BOMs that use the item, five records a page each, under the
+ * item's description. An item that is neither in the catalogue nor in any BOM does not exist (404).
+ */
 export async function loadWhereUsed(request: Request, rawItem: string | undefined) {
   await requireUser(request);
   const item = itemNumberParam(rawItem);
   const url = new URL(request.url);
   const back = backParam(url);
+  const searchBack = searchBackOf(back);
   const context = { requestId: requestIdOf(request), signal: request.signal };
   if (url.searchParams.get("via") === "pdp_where_used") void services().signals.click("pdp_where_used", { itemNumber: item });
   url.searchParams.delete("via");
+  // The item itself only names the page: when its look-up fails the page goes on without it.
+  const product = services()
+    .search.getProduct(item, context)
+    .then((answer) => answer.value, () => undefined);
+  let sections;
   try {
-    const [asset, pm] = await Promise.all(WHERE_USED_SECTIONS.map((spec) => loadBomSection(item, spec, url, context)));
-    return { item, back, crumbs: crumbsFor(back, item), sections: [asset!, pm!], exportBase: exportCsvPath("/where-used", item) };
+    sections = await Promise.all(WHERE_USED_SECTIONS.map((spec) => loadBomSection(item, spec, url, context)));
   } catch (error) {
     logFailure("Where Used", error, context);
-    throw json({ message: "Failed to fetch Where Used data", back }, { status: 503 });
+    throw json({ message: "Failed to fetch Where Used data", back: searchBack }, { status: 503 });
   }
+  const [asset, pm] = sections as [(typeof sections)[0], (typeof sections)[0]];
+  const doc = await product;
+  if (doc === null && asset.total + pm.total === 0) {
+    throw json({ message: `Item ${item} does not exist`, back: searchBack, notFound: true }, { status: 404 });
+  }
+  return {
+    item,
+    back,
+    description: doc ? itemDescription(doc) ?? null : null,
+    crumbs: crumbsFor(back, item),
+    sections: [asset, pm],
+    exportBase: exportCsvPath("/where-used", item),
+  };
 }

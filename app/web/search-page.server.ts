@@ -8,7 +8,7 @@ import { isQueryId, SEARCH_PATH, whereUsedPath } from "~/search/paths";
 import type { SearchConfig } from "~/search/search-config";
 import { buildSearchView, facetTermsOf, searchRequestOf, totalPages } from "~/search/search-view";
 import type { Answer } from "~/search/service";
-import { goToPage, parseSearchParams, searchHref, serializeSearchState, withQuery, type SearchState } from "~/search/state";
+import { EMPTY_STATE, goToPage, parseSearchParams, searchHref, serializeSearchState, withQuery, type SearchState } from "~/search/state";
 import { requireUser } from "./auth.server";
 import { backupOf } from "./backup.server";
 import { logFailure } from "./log.server";
@@ -76,6 +76,9 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
 
   const { search: service, searchConfig: config, config: settings } = services();
   const state = parseSearchParams(options.home ? new URLSearchParams() : url.searchParams, config);
+  // The header's "Search all items" without JavaScript: the query alone, without the refinement
+  // its form carried along (docs/decisions/014).
+  if (!options.home && url.searchParams.get("all") === "1") throw redirect(searchHref({ ...EMPTY_STATE, q: state.q }, config));
   if (!options.home) {
     const canonical = canonicalRedirect(url, state, config);
     if (canonical) throw redirect(canonical);

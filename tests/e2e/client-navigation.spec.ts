@@ -59,9 +59,17 @@ test.describe("with JavaScript", () => {
     );
     expect(await marker(page)).toBe(1);
 
+    // A new query keeps the filters and the sort (spec §4 resets the page and search-within only).
     await submitHeaderSearch(page, "valve");
-    await expect(page).toHaveURL(urlWith(SEARCH_PATH, [["q", "valve"]]));
+    await expect(page).toHaveURL(urlWith(SEARCH_PATH, [["q", "valve"], ["f", `org_code:${org.value}`], ["sort", "item_type asc"]]));
     await expect(resultsHeading(page)).toHaveText(/results for "valve"$/);
+    expect(await marker(page)).toBe(1);
+
+    // "Search all items" leaves them behind, with no parameter of its own in the URL.
+    await page.getByRole("checkbox", { name: /Search all items/ }).check();
+    await submitHeaderSearch(page, "pump");
+    await expect(page).toHaveURL(urlWith(SEARCH_PATH, [["q", "pump"]]));
+    await expect(page.getByRole("checkbox", { name: /Search all items/ })).toHaveCount(0);
     expect(await marker(page)).toBe(1);
   });
 
@@ -86,7 +94,7 @@ test.describe("with JavaScript", () => {
     expect(await marker(page)).toBe(1);
   });
 
-  test("after a client-side search the results heading has focus", async ({ page }, testInfo) => {
+  test("after a filter the results heading has focus; after a new query the search box keeps it", async ({ page }, testInfo) => {
     await openSearch(page, testInfo, searchUrl({ q: "pump" }));
     // Not on the first load: the user starts at the top of the page.
     await expect(resultsHeading(page)).not.toBeFocused();
@@ -96,9 +104,11 @@ test.describe("with JavaScript", () => {
     await expect(resultsHeading(page)).toHaveText(headingText(category.count, "pump"));
     await expect(resultsHeading(page)).toBeFocused();
 
+    // Ready for the next scan: the box keeps the focus and the query.
     await submitHeaderSearch(page, "valve");
-    await expect(resultsHeading(page)).toHaveText(/results for "valve"$/);
-    await expect(resultsHeading(page)).toBeFocused();
+    await expect(resultsHeading(page)).toHaveText(/results for "valve"/);
+    await expect(page.locator("#site-search")).toBeFocused();
+    await expect(page.locator("#site-search")).toHaveValue("valve");
   });
 
   test("back and forward restore the exact URL and the results", async ({ page }, testInfo) => {

@@ -157,8 +157,25 @@ describe("Where Used loader", () => {
   it("answers a missing or hostile item number without failing", async () => {
     expect(await thrown(call("whereUsed", "/where-used/", { item: "" }))).toMatchObject({ status: 400, body: { message: "Item number not provided" } });
     expect((await thrown(call("whereUsed", "/where-used/x", { item: "x".repeat(5000) }))).status).toBe(400);
-    const none = await call("whereUsed", "/where-used/%3Cscript%3E", { item: "<script>" });
-    expect(none.sections.map((s: any) => s.total)).toEqual([0, 0]);
+    // An item in neither the catalogue nor any BOM does not exist: 404, said in words.
+    expect(await thrown(call("whereUsed", "/where-used/%3Cscript%3E", { item: "<script>" }))).toMatchObject({
+      status: 404,
+      body: { message: "Item <script> does not exist", notFound: true },
+    });
+  });
+
+  it("names the item's description, and sends Back to Search to the search an item page came from", async () => {
+    const [component] = await componentsByTypes();
+    const search = "/crib-search/search?q=pump";
+    const back = `/product/${encodeURIComponent(component!.item)}?back=${encodeURIComponent(search)}`;
+    const page = await call("whereUsed", `/where-used/${encodeURIComponent(component!.item)}?back=${encodeURIComponent(back)}`, { item: component!.item });
+    expect(typeof page.description).toBe("string");
+    expect(page.description.length).toBeGreaterThan(0);
+    expect(page.back).toBe(back);
+    const bom = await settle(call("bom", `/bom/${encodeURIComponent(component!.item)}?back=${encodeURIComponent(back)}`, { item: component!.item }));
+    expect("page" in bom ? bom.page.back : bom.status === 302 ? new URL(bom.location!, "http://x").searchParams.get("back") : bom.body.back).toBe(
+      "page" in bom || bom.status !== 302 ? search : back,
+    );
   });
 });
 

@@ -1,0 +1,159 @@
+import { useLocation, useMatches, useNavigation } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { HiddenInputs } from "./hidden-inputs";
+import { AppForm } from "./nav";
+import { SearchInput } from "./search-input";
+import { useHydrated } from "./use-hydrated";
+import { SEARCH_PATH } from "~/search/paths";
+
+/** What a new query from the header keeps of the search on screen (spec §4: not the page nor search-within). */
+const KEPT_PARAMS = new Set(["f", "nf", "sort", "rows"]);
+
+export interface HeaderSearchView {
+  /** The query of the search on screen, or of the search the item page was opened from. */
+  query: string;
+  /** Filters, sort and page size that a new query keeps, as hidden inputs. */
+  keep: [string, string][];
+  /** Whether the box takes the focus when the page loads (not while the export dialog is open). */
+  autoFocus: boolean;
+}
+
+export interface ShellView {
+  search: HeaderSearchView;
+  /** Where the skip link goes: the results on a search page, else the main content. */
+  skipTarget: string;
+}
+
+interface PageData {
+  view?: { query?: string; hidden?: [string, string][] } | null;
+  exportDialog?: unknown;
+  back?: unknown;
+}
+
+/** The search parameters of a same-site path: a results page, or an item page opened from one. */
+function searchParamsOf(back: unknown, depth = 0): URLSearchParams | null {
+  if (typeof back !== "string") return null;
+  const [path = "", query = ""] = back.split("?", 2);
+  if (path === SEARCH_PATH) return new URLSearchParams(query);
+  if (depth === 0 && path.startsWith("/product/")) return searchParamsOf(new URLSearchParams(query).get("back"), 1);
+  return null;
+}
+
+/**
+ * The header search of the page on screen, read from the deepest route's loader data: a results
+ * page names its query and parameters; the item, BOM and Where Used pages carry the search they
+ * came from in `back` (a canonical path written by the app).
+ */
+export function useShell(): ShellView {
+  const matches = useMatches();
+  const data = (matches[matches.length - 1]?.data ?? null) as PageData | null;
+  const view = data?.view ?? null;
+  let query = "";
+  let keep: [string, string][] = [];
+  if (view) {
+    query = view.query ?? "";
+    keep = (view.hidden ?? []).filter(([name]) => KEPT_PARAMS.has(name));
+  } else {
+    const params = searchParamsOf(data?.back);
+    if (params) {
+      query = params.get("q") ?? "";
+      keep = [...params].filter(([name]) => KEPT_PARAMS.has(name));
+    }
+  }
+  return {
+    search: { query, keep, autoFocus: !data?.exportDialog },
+    skipTarget: view ? "#results-heading" : "#main",
+  };
+}
+
+function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
+}
+
+/**
+ * The header's search form. A barcode scan is keystrokes and Enter: the box has the focus when a
+ * page loads (`autofocus`, so also without JavaScript), keeps the query, and a new query keeps the
+ * filters, sort and page size unless "Search all items" is ticked. With JavaScript, `/` focuses
+ * the box, and a navigation that leaves the focus nowhere puts it back in the box.
+ */
+export function HeaderSearch({ search }: { search: HeaderSearchView }) {
+  const hydrated = useHydrated();
+  const [everything, setEverything] = useState(false);
+  const location = useLocation();
+  const firstLocation = useRef(true);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
+      const box = document.getElementById("site-search");
+      if (!(box instanceof HTMLInputElement)) return;
+      event.preventDefault();
+      box.focus();
+      box.select();
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, []);
+
+  useEffect(() => {
+    if (firstLocation.current) {
+      firstLocation.current = false;
+      return;
+    }
+    setEverything(false);
+    // After the page's own focus handling (the results heading, the dialog's title).
+    const frame = requestAnimationFrame(() => {
+      const active = document.activeElement;
+      const box = document.getElementById("site-search");
+      if ((!active || active === document.body) && !document.querySelector("dialog[open]") && box instanceof HTMLInputElement) {
+        box.focus();
+        box.select();
+      }
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [location.pathname, location.search]);
+
+  return (
+    <AppForm action={SEARCH_PATH} role="search" className="search-bar">
+      <label htmlFor="site-search" className="visually-hidden">
+        Search the catalogue
+      </label>
+      <SearchInput query={search.query} autoFocus={search.autoFocus} />
+      <button type="submit">Search</button>
+      {search.keep.length > 0 && (
+        <div className="search-scope">
+          {/* Without JavaScript the server drops the kept parameters when `all` is sent. */}
+          <HiddenInputs params={everything ? [] : search.keep} />
+          <label>
+            <input
+              type="checkbox"
+              name={hydrated ? undefined : "all"}
+              value="1"
+              checked={everything}
+              onChange={(e) => setEverything(e.currentTarget.checked)}
+            />{" "}
+            Search all items <span className="muted">(new queries keep the filters, sort and page size)</span>
+          </label>
+        </div>
+      )}
+      <NavProgress />
+    </AppForm>
+  );
+}
+
+/** A thin bar at the top of the window while a navigation takes longer than 300 ms. */
+function NavProgress() {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    if (!busy) {
+      setShown(false);
+      return;
+    }
+    const timer = setTimeout(() => setShown(true), 300);
+    return () => clearTimeout(timer);
+  }, [busy]);
+  return <div className={shown ? "nav-progress is-active" : "nav-progress"} aria-hidden="true" />;
+}
