@@ -48,7 +48,7 @@ export function FacetPanel({ facets, selected, clearHref, hidden, notice = null 
           )}
         </section>
       )}
-      {facets.length === 0 ? (
+      {facets.every((facet) => facet.values.length === 0) ? (
         <p className="muted">No filters available</p>
       ) : (
         facets.map((facet) => <FacetGroup key={facet.field} facet={facet} hidden={hidden} />)
@@ -104,9 +104,9 @@ function FacetGroup({ facet, hidden }: { facet: FacetView; hidden: [string, stri
             {shown.map((v) => (
               <li key={v.value} className={v.selected ? `is-${v.selected}` : undefined}>
                 <span className="facet-name">{v.value}</span>
-                <span className="count" aria-label={`${v.count} items`}>
-                  {v.count}
-                </span>
+                {/* ARIA allows no aria-label on a plain span: the unit is hidden text beside the number. */}
+                <span className="count">{v.count}</span>
+                <span className="visually-hidden">{v.count === 1 ? " item" : " items"}</span>
                 {v.selected && <span className="visually-hidden">{v.selected === "include" ? "(included)" : "(excluded)"}</span>}
                 <AppLink
                   to={filterToggleHref(hidden, facet.param, v.value, v.selected, "include")}
