@@ -17,6 +17,7 @@ import fs from "node:fs";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { buildApp } from "./build";
 import { median, table } from "./lib";
 import { startServer } from "./server";
 
@@ -80,11 +81,10 @@ function medianRun(runs: Run[]): Run {
 const kib = (bytes: number) => `${(bytes / KIB).toFixed(1)} KiB`;
 
 async function main(): Promise<void> {
-  if (!fs.existsSync("build/index.js")) throw new Error("No production build: run `npx remix build` first (npm run bench:web does).");
   process.env.CHROME_PATH = CHROME_PATH;
-  const catalog = path.resolve(".cache/bench/web-catalog.db");
-  fs.mkdirSync(path.dirname(catalog), { recursive: true });
-  const server = await startServer(path.resolve("build/index.js"), { CATALOG_DB: catalog, SAMPLE_ITEMS: "5000", WEB_CONCURRENCY: "1" });
+  const serverBuild = buildApp({ name: "web" });
+  const catalog = path.resolve("bench/out/web-catalog.db");
+  const server = await startServer(serverBuild, { CATALOG_DB: catalog, SAMPLE_ITEMS: "5000", WEB_CONCURRENCY: "1" });
   const chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });
   try {
     const search = async (q: string) => ((await (await fetch(`${server.url}/api/search?q=${q}&rows=1`)).json()) as { data: { docs: { item_number_s: string }[] } }).data.docs[0]!.item_number_s;
@@ -99,12 +99,14 @@ async function main(): Promise<void> {
     console.log(`Lighthouse 12, mobile profile (simulated slow 4G, 4× CPU), median of ${RUNS} runs; ${server.url}\n`);
     const rows: (string | number)[][] = [["page", "mode", "perf", "a11y", "LCP", "TBT", "CLS", "JS", "scripts", "HTML"]];
     const misses: string[] = [];
+    const results: Record<string, Run & { runs: Run[] }> = {};
     for (const [name, pagePath] of pages) {
       for (const lite of [false, true]) {
         const runs: Run[] = [];
         for (let i = 0; i < RUNS; i++) runs.push(await audit(chrome.port, `${server.url}${pagePath}`, lite));
         const r = medianRun(runs);
         const mode = lite ? "lite" : "JS";
+        results[`${name} (${mode})`] = { ...r, runs };
         rows.push([name, mode, r.performance, r.accessibility, `${(r.lcp / 1000).toFixed(2)} s`, `${Math.round(r.tbt)} ms`, r.cls.toFixed(3), kib(r.jsBytes), r.scripts, kib(r.htmlBytes)]);
         const what = `${name} (${mode})`;
         if (r.performance < TARGETS.performance) misses.push(`${what}: performance ${r.performance} < ${TARGETS.performance}`);
@@ -120,6 +122,7 @@ async function main(): Promise<void> {
     console.log(table(rows));
     console.log(`\nJS and HTML: bytes transferred (compressed), as Lighthouse's network log has them. Budget: search page JS ≤ ${kib(JS_BUDGET)}, lite 0.`);
     console.log(misses.length === 0 ? "\nEvery target met." : `\nTargets missed:\n${misses.map((m) => `  - ${m}`).join("\n")}`);
+    fs.writeFileSync("bench/out/web.json", `${JSON.stringify({ runs: RUNS, pages: Object.fromEntries(pages), results, misses }, null, 2)}\n`);
   } finally {
     await chrome.kill();
     await server.stop();
