@@ -1,22 +1,37 @@
-# Crib Search: production image on Node 20 (Debian bookworm).
+# Crib Search: the production image (Node 20, Debian bookworm).
+#   docker build -t crib-search .
+#   docker run -p 3000:3000 -v crib-data:/data crib-search
+# The catalogue (and sessions.db, signals.jsonl beside it) lives in the /data volume; the first
+# start fills it with sample data. Settings come from the environment (.env.example).
+
+# Build: every dependency (the Remix compiler is a dev dependency), the same commands as the README.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
+# better-sqlite3 compiles SQLite when no prebuilt binary can be downloaded.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm ci
 COPY . .
-RUN npx remix build && npm prune --omit=dev
+RUN npm run build
+# Only the production dependencies go on; the compiled better-sqlite3 stays as it was built.
+RUN npm prune --omit=dev
 
+# Run: production dependencies, the build and the server scripts, as an unprivileged user.
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production PORT=3000 CATALOG_DB=/data/catalog.db
+COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public
-COPY --from=build /app/package.json ./package.json
-COPY --from=build /app/scripts/serve.mjs /app/scripts/workers.mjs ./scripts/
+COPY --from=build /app/scripts/start.mjs /app/scripts/serve.mjs /app/scripts/workers.mjs /app/scripts/server.mjs ./scripts/
+RUN mkdir -p /data && chown node:node /data
 VOLUME /data
-EXPOSE 3000
 USER node
-# One worker per CPU the process may run on; set WEB_CONCURRENCY when the container has a CPU quota.
-CMD ["node", "scripts/serve.mjs", "build/index.js"]
+EXPOSE 3000
+# Liveness as the API reports it (200 while the process serves, "degraded" included).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=120s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# `npm start` as in the README: the build is there, so it serves it, one worker per CPU the
+# container may use; set WEB_CONCURRENCY when the container has a CPU quota.
+CMD ["npm", "start"]

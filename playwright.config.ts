@@ -40,7 +40,21 @@ export const SSO_PORTAL_URL = url(PORT + 4);
 export const IDP_URL = url(PORT + 80);
 const SSO_SPECS = /sign-in\.spec\.ts$/;
 
+/**
+ * The no-JavaScript projects browse in lite mode (the cookie the footer's switch and `?lite=1` set),
+ * so every journey also checks that lite pages, which carry no script at all, work.
+ */
+export const LITE_COOKIE = { name: "lite", value: encodeURIComponent(Buffer.from(JSON.stringify(true)).toString("base64")) };
+const LITE_MODE = {
+  cookies: [{ ...LITE_COOKIE, domain: "127.0.0.1", path: "/", expires: -1, httpOnly: true, secure: false, sameSite: "Lax" as const }],
+  origins: [],
+};
+const browsing = (name: "js" | "nojs") => (name === "js" ? { javaScriptEnabled: true } : { javaScriptEnabled: false, storageState: LITE_MODE });
+
 const QUIET_SERVER = { reuseExistingServer: !process.env.CI, timeout: 120_000, stdout: "ignore", stderr: "pipe" } as const;
+
+/** The company site of the footer's links (never visited by the tests). */
+export const COMPANY_SITE = "https://www.example.com";
 
 /** A test portal: the production build on a port of its own (scripts/e2e-server.mjs reads `env`). */
 function portal(port: number, env: Record<string, string> = {}) {
@@ -48,12 +62,12 @@ function portal(port: number, env: Record<string, string> = {}) {
     command: "node scripts/e2e-server.mjs",
     url: `http://127.0.0.1:${port}/api/ready`,
     ...QUIET_SERVER,
-    env: { PORT: String(port), HOST: "127.0.0.1", ...env },
+    env: { PORT: String(port), HOST: "127.0.0.1", SITE_URL: COMPANY_SITE, ...env },
   };
 }
 
 /**
- * Every journey runs twice: with JavaScript and with `javaScriptEnabled: false`, against the built
+ * Every journey runs twice: with JavaScript and without (in lite mode), against the built
  * app serving a generated sample catalogue. Chromium is Debian's, never a downloaded build.
  */
 export default defineConfig({
@@ -83,12 +97,12 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "js", use: { javaScriptEnabled: true }, testIgnore: [FUSION_SPECS, SSO_SPECS] },
-    { name: "nojs", use: { javaScriptEnabled: false }, testIgnore: [FUSION_SPECS, SSO_SPECS] },
+    { name: "js", use: browsing("js"), testIgnore: [FUSION_SPECS, SSO_SPECS] },
+    { name: "nojs", use: browsing("nojs"), testIgnore: [FUSION_SPECS, SSO_SPECS] },
     // Each Fusion project steers a stand-in of its own; within a project the journeys go one after the other.
     ...(["js", "nojs"] as const).map((name) => ({
       name: `fusion-${name}`,
-      use: { javaScriptEnabled: name === "js", baseURL: rig(name).portalUrl },
+      use: { ...browsing(name), baseURL: rig(name).portalUrl },
       metadata: { fusion: rig(name) },
       testMatch: FUSION_SPECS,
       fullyParallel: false,
@@ -96,7 +110,7 @@ export default defineConfig({
     // Every sign-in journey signs in a user of its own, so the journeys may run side by side.
     ...(["js", "nojs"] as const).map((name) => ({
       name: `sso-${name}`,
-      use: { javaScriptEnabled: name === "js", baseURL: SSO_PORTAL_URL },
+      use: { ...browsing(name), baseURL: SSO_PORTAL_URL },
       testMatch: SSO_SPECS,
     })),
   ],

@@ -76,6 +76,12 @@ describe("parseConfig", () => {
     expect(() => parseConfig({ FIELD_DISPLAY_ORDER: "Item Number" })).toThrow(/FIELD_DISPLAY_ORDER: expected item field keys/);
   });
 
+  it("takes the company site of the footer's links from SITE_URL", () => {
+    expect(parseConfig({})).not.toHaveProperty("siteUrl");
+    expect(parseConfig({ SITE_URL: "https://www.example.com/" }).siteUrl).toBe("https://www.example.com");
+    expect(() => parseConfig({ SITE_URL: "javascript:alert(1)" })).toThrow(/SITE_URL: expected an http\(s\) URL/);
+  });
+
   it("treats empty variables as unset", () => {
     expect(parseConfig({ FUSION_URL: "", PORT: " " }).fusion).toBeNull();
     expect(parseConfig({ SIGNALS_ENABLED: "off" }).signalsEnabled).toBe(false);

@@ -72,6 +72,8 @@ export const EnvSchema = z
     // The facet panel, in order, and the order in which an item's fields are shown (spec §3).
     FACET_FIELDS: commaList(facetName).optional(),
     FIELD_DISPLAY_ORDER: commaList(z.string().regex(/^[a-z][a-z0-9_]*$/, "expected item field keys such as item_number")).optional(),
+    // The company site the footer's links point to.
+    SITE_URL: optionalUrl,
   })
   .superRefine((env, ctx) => {
     if (env.FUSION_URL && !env.FUSION_APP) {
@@ -118,6 +120,8 @@ export interface AppConfig {
   /** Unset: the spec's default five facets and display order. */
   facetFields?: string[];
   displayOrder?: string[];
+  /** The company site the footer links to (support, warranty, products, policies, social); unset, the footer has none. */
+  siteUrl?: string;
 }
 
 export class ConfigError extends Error {
@@ -173,6 +177,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     imageHosts: e.IMAGE_HOSTS ?? [],
     ...(e.FACET_FIELDS ? { facetFields: e.FACET_FIELDS } : {}),
     ...(e.FIELD_DISPLAY_ORDER ? { displayOrder: e.FIELD_DISPLAY_ORDER } : {}),
+    ...(e.SITE_URL ? { siteUrl: e.SITE_URL } : {}),
   };
 }
 

@@ -4,6 +4,8 @@ import { renderToString } from "react-dom/server";
 import { startUp } from "./start-up.server";
 import { inTurn } from "./lib/in-turn.server";
 import { NonceContext } from "./components/nonce";
+import { PreferencesContext } from "./components/preferences";
+import { readPreferences } from "./web/preferences.server";
 
 // The HTTP server's envelope (scripts/server.mjs) comes from this build, with the app's settings.
 export { serverEnvelope } from "./web/server-envelope.server";
@@ -25,17 +27,22 @@ export default function handleRequest(
 ) {
   // The server's nonce for this answer, whose Content-Security-Policy header names it.
   const nonce = typeof loadContext?.cspNonce === "string" ? loadContext.cspNonce : undefined;
-  return inTurn(() => {
-    const renderStarted = performance.now();
-    const html = renderToString(
-      <NonceContext.Provider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} nonce={nonce} />
-      </NonceContext.Provider>,
-    );
-    responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-    responseHeaders.append("Server-Timing", `render;dur=${(performance.now() - renderStarted).toFixed(1)}`);
-    return new Response(`<!DOCTYPE html>${html}`, { headers: responseHeaders, status: responseStatusCode });
-  });
+  // The theme and lite mode even when the root loader could not answer (its error boundary renders the layout too).
+  return readPreferences(request).then((preferences) =>
+    inTurn(() => {
+      const renderStarted = performance.now();
+      const html = renderToString(
+        <NonceContext.Provider value={nonce}>
+          <PreferencesContext.Provider value={preferences}>
+            <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+          </PreferencesContext.Provider>
+        </NonceContext.Provider>,
+      );
+      responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+      responseHeaders.append("Server-Timing", `render;dur=${(performance.now() - renderStarted).toFixed(1)}`);
+      return new Response(`<!DOCTYPE html>${html}`, { headers: responseHeaders, status: responseStatusCode });
+    }),
+  );
 }
 
 export function handleError(error: unknown, { request }: { request: Request }) {

@@ -6,18 +6,21 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useLocation,
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useContext, type ReactNode } from "react";
 import { ErrorScreen, NotFoundScreen } from "./components/error-screen";
 import { useDocumentNavigation } from "./components/nav";
 import { useNonce } from "./components/nonce";
+import { PreferencesContext, type ShellPreferences } from "./components/preferences";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
 import { useShell } from "./components/header-search";
 import styles from "./styles/app.css";
 import { loadSignInState } from "./web/auth.server";
+import { companySite, liteParamRedirect, readPreferences } from "./web/preferences.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
@@ -26,23 +29,38 @@ export const links: LinksFunction = () => [
 
 export const meta: MetaFunction = () => [{ title: "Crib Search" }];
 
-/** Who is signed in, for the header: every page's layout shows it. */
-export function loader({ request }: LoaderFunctionArgs) {
-  return loadSignInState(request);
+/**
+ * Who is signed in, for the header, and the theme and lite mode: every page's layout shows them.
+ * `?lite=1` / `?lite=0` on any page answers with the cookie and the same address without it; the
+ * root's redirect wins over whatever the page's own loader answers.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const liteSwitch = await liteParamRedirect(request);
+  if (liteSwitch) throw liteSwitch;
+  const [signIn, preferences] = await Promise.all([loadSignInState(request), readPreferences(request)]);
+  return { ...signIn, preferences, siteUrl: companySite() };
 }
+
+const THEME_CLASS = { light: "light", dark: "dark", auto: undefined } as const;
+const COLOR_SCHEME = { light: "light", dark: "dark", auto: "light dark" } as const;
 
 export function Layout({ children }: { children: ReactNode }) {
   useDocumentNavigation();
   // The header's search (query, kept refinement) and the skip link's target, from the page's data.
   const shell = useShell();
   const signIn = useRouteLoaderData<typeof loader>("root");
+  // The root loader's copy when it answered (the browser has it too), else the request's cookies.
+  const fromRequest = useContext(PreferencesContext);
+  const preferences: ShellPreferences = signIn?.preferences ?? fromRequest;
+  const location = useLocation();
+  const here = `${location.pathname}${location.search}`;
   const nonce = useNonce();
   return (
-    <html lang="en">
+    <html lang="en" className={THEME_CLASS[preferences.theme]}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light dark" />
+        <meta name="color-scheme" content={COLOR_SCHEME[preferences.theme]} />
         <Meta />
         <Links />
       </head>
@@ -50,13 +68,19 @@ export function Layout({ children }: { children: ReactNode }) {
         <a className="skip-link" href={shell.skipTarget}>
           Skip to content
         </a>
-        <SiteHeader search={shell.search} account={signIn?.user && signIn.csrf ? { name: signIn.user.name, csrf: signIn.csrf } : null} />
+        <SiteHeader
+          search={shell.search}
+          account={signIn?.user && signIn.csrf ? { name: signIn.user.name, csrf: signIn.csrf } : null}
+          theme={preferences.theme}
+          here={here}
+        />
         <main id="main" tabIndex={-1}>
           {children}
         </main>
-        <SiteFooter />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        <SiteFooter lite={preferences.lite} theme={preferences.theme} here={here} siteUrl={signIn?.siteUrl ?? null} />
+        {/* Lite mode: not one script, not even the router's state; every control is a link or a form. */}
+        {!preferences.lite && <ScrollRestoration nonce={nonce} />}
+        {!preferences.lite && <Scripts nonce={nonce} />}
       </body>
     </html>
   );

@@ -211,7 +211,8 @@ export function ExportDialog({ dialog }: { dialog: Jsonified<ExportDialogView> }
             <h3 id="preview-title">
               Preview (first {dialog.preview.cells.length} of {dialog.preview.totalRows} rows)
             </h3>
-            <div className="table-scroll">
+            {/* Focusable, so a keyboard can scroll a preview wider than the dialog (it holds no link). */}
+            <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="preview-title">
               <table className="results-table">
                 <thead>
                   <tr>

@@ -63,7 +63,7 @@ export function FacetPanel({ facets, selected, clearHref, hidden, notice = null 
             )}
           </section>
         )}
-        {facets.length === 0 ? (
+        {facets.every((facet) => facet.values.length === 0) ? (
           <p className="muted">No filters available</p>
         ) : (
           facets.map((facet) => <FacetGroup key={facet.field} facet={facet} hidden={hidden} />)

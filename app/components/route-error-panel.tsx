@@ -1,6 +1,7 @@
 import { isRouteErrorResponse, useLocation, useRouteError } from "@remix-run/react";
 import { HOME_PATH } from "~/search/paths";
 import { ErrorPanel } from "./error-panel";
+import { ErrorScreen } from "./error-screen";
 
 /** What the page loaders throw with their status (app/web): the message, the way back, and a title for "not found". */
 export interface RouteProblem {
@@ -11,12 +12,14 @@ export interface RouteProblem {
 
 /**
  * The error boundary of the item, BOM and Where Used pages. `notFoundTitle` heads an answer that
- * says the thing does not exist.
+ * says the thing does not exist. What no loader meant to answer (an exception, a render error) gets
+ * the spec's error screen, as on every other page.
  */
 export function RouteErrorPanel({ fallback, notFoundTitle }: { fallback: string; notFoundTitle?: string }) {
   const error = useRouteError();
   const location = useLocation();
-  const body = isRouteErrorResponse(error) ? (error.data as RouteProblem | null) : null;
+  if (!isRouteErrorResponse(error)) return <ErrorScreen />;
+  const body = error.data as RouteProblem | null;
   return (
     <ErrorPanel
       {...(body?.notFound && notFoundTitle ? { title: notFoundTitle } : {})}

@@ -2,7 +2,7 @@ import { AppLink } from "./nav";
 import { HOME_PATH, LOGIN_PATH, LOGOUT_PATH } from "~/search/paths";
 
 /** /login visited directly (details-bom-signin §2 "Sign-in screens"). */
-export function LoginScreen({ error }: { error: string | null }) {
+export function LoginScreen({ error, supportHref }: { error: string | null; supportHref: string | null }) {
   return (
     <section className="state-screen" aria-labelledby="login-title">
       <h1 id="login-title">Sign in to Crib Search</h1>
@@ -21,9 +21,12 @@ export function LoginScreen({ error }: { error: string | null }) {
           Back to search
         </AppLink>
       </form>
-      <p>
-        <a href="/support">Contact Support</a>
-      </p>
+      {/* Support is a page of the company site (SITE_URL), not of the portal. */}
+      {supportHref && (
+        <p>
+          <a href={supportHref}>Contact Support</a>
+        </p>
+      )}
     </section>
   );
 }

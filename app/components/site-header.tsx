@@ -1,12 +1,24 @@
 import { HeaderSearch, type HeaderSearchView } from "./header-search";
+import { THEME_PATH, toggledTheme, type ThemeMode } from "./preferences";
 import { LogoutForm } from "./sign-in-screens";
 import { HOME_PATH } from "~/search/paths";
 
 /**
- * Logo (a full reload to a clean home page), the search form, which works without JavaScript, and
- * with sign-in on, the signed-in user with Logout.
+ * Logo (a full reload to a clean home page), the search form, which works without JavaScript, the
+ * theme toggle, and with sign-in on, the signed-in user with Logout.
  */
-export function SiteHeader({ search, account }: { search: HeaderSearchView; account: { name: string; csrf: string } | null }) {
+export function SiteHeader({
+  search,
+  account,
+  theme,
+  here,
+}: {
+  search: HeaderSearchView;
+  account: { name: string; csrf: string } | null;
+  theme: ThemeMode;
+  /** This page's path and query: the theme toggle comes back to it. */
+  here: string;
+}) {
   return (
     <header className="site-header">
       <a href={HOME_PATH} className="logo" aria-label="Crib Search home">
@@ -16,7 +28,24 @@ export function SiteHeader({ search, account }: { search: HeaderSearchView; acco
         <span>Crib Search</span>
       </a>
       <HeaderSearch search={search} />
+      <ThemeToggle theme={theme} here={here} />
       {account && <LogoutForm name={account.name} csrf={account.csrf} />}
     </header>
+  );
+}
+
+/**
+ * Spec §4's toggle (light → dark, any other mode → light) as a plain POST form, so it works without
+ * JavaScript; the server answers with the page again, already in the new theme.
+ */
+function ThemeToggle({ theme, here }: { theme: ThemeMode; here: string }) {
+  const next = toggledTheme(theme);
+  return (
+    <form method="post" action={THEME_PATH} className="theme-toggle">
+      <input type="hidden" name="back" value={here} />
+      <button type="submit" name="mode" value={next} className="button secondary small">
+        {next === "dark" ? "Dark theme" : "Light theme"}
+      </button>
+    </form>
   );
 }

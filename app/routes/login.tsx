@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import type { loader as rootLoader } from "~/root";
 import { LoginScreen } from "~/components/sign-in-screens";
 import { loadLogin } from "~/web/auth.server";
 
@@ -11,5 +12,6 @@ export const meta: MetaFunction = () => [{ title: "Sign in – Crib Search" }];
 
 export default function LoginRoute() {
   const { error } = useLoaderData<typeof loader>();
-  return <LoginScreen error={error} />;
+  const siteUrl = useRouteLoaderData<typeof rootLoader>("root")?.siteUrl;
+  return <LoginScreen error={error} supportHref={siteUrl ? `${siteUrl}/support` : null} />;
 }

@@ -1,11 +1,20 @@
 /**
- * Automated accessibility check of the search page with axe-core: no serious or critical
- * violations on the home page and on a search with include and exclude filters, a sort and
- * search-within terms.
+ * Automated accessibility check with axe-core: no serious or critical violation on any page type.
+ * axe is slow on a busy runner (seconds per page), so each page type is analysed once, and the
+ * types are shared between two passes: the light theme with JavaScript (home, item, BOM, sign-in)
+ * and the dark theme in lite mode (a search with include and exclude filters, a sort, search-within
+ * terms and the export dialog open; Where Used; the 404 page). Both palettes and both kinds of
+ * markup (hydrated, and the server's no-JavaScript controls) are covered; the contrast of every
+ * colour pair of both palettes is also checked without a browser (app/styles/contrast.test.ts).
+ *
+ * Lite pages carry no script; axe runs as a script inside the page, so the lite pages are loaded
+ * with JavaScript on in the browser (the lite cookie, not the browser, keeps the scripts away), which
+ * also checks that each of them has no script element.
  */
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
-import { apiSearch, HOME_PATH, openSearch, searchUrl } from "./helpers";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { BASE_URL, LITE_COOKIE, SSO_PORTAL_URL } from "../../playwright.config";
+import { apiSearch, findBomItem, HOME_PATH, searchUrl, waitForReact } from "./helpers";
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -14,30 +23,66 @@ async function seriousViolations(page: Page) {
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")) }));
 }
 
+type PageType = [what: string, url: string, status: number];
+
+/** One address of each page type, from the catalogue the suite runs on: [light with JavaScript, dark in lite mode]. */
+async function pageTypes(request: APIRequestContext): Promise<[PageType[], PageType[]]> {
+  const pump = await apiSearch(request, { q: "pump", rows: 0 });
+  const org = pump.facets.find((f) => f.field.includes("org_code"))?.values[0]?.value;
+  const category = pump.facets.find((f) => f.field.includes("category"))?.values[1]?.value;
+  expect(org && category, "pump results have org code and category facets").toBeTruthy();
+  const { item } = await findBomItem(request, (c) => c.asset + c.pm + c.other > 0, "has a BOM");
+  const path = encodeURIComponent(item);
+  const search = searchUrl({ q: "pump", f: `org_code:${org}`, nf: `category:${category}`, within: "assembly", sort: "item_number asc" });
+  return [
+    [
+      ["home", HOME_PATH, 200],
+      ["item", `/product/${path}`, 200],
+      ["BOM", `/bom/${path}`, 200],
+      ["sign-in", `${SSO_PORTAL_URL}/login`, 200],
+    ],
+    [
+      ["search with filters and the export dialog", `${search}&export=all`, 200],
+      ["Where Used", `/where-used/${path}`, 200],
+      ["404", "/no/such/page", 404],
+    ],
+  ];
+}
+
 test.describe("accessibility", () => {
-  // Skipped in the no-JavaScript project on purpose: axe runs as a script inside the page.
+  // Skipped in the no-JavaScript projects on purpose: axe runs as a script inside the page (the lite pass covers their markup).
   test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "@axe-core/playwright runs axe inside the page and hangs when JavaScript is disabled");
-  // axe walks the whole page in the browser's one thread: on a loaded 2-core runner, while the other
-  // test portals are still warming up, one analysis has taken most of the default 30 s.
+  // axe walks the whole page in the browser's one thread: on a loaded 2-core runner one analysis of
+  // a search page has taken several seconds, and each test analyses three or four pages.
   test.slow();
 
-  test("the home page has no serious or critical axe violations", async ({ page }, testInfo) => {
-    await openSearch(page, testInfo, HOME_PATH);
-    expect(await seriousViolations(page)).toEqual([]);
+  test("home, item, BOM and sign-in pages in the light theme, with JavaScript, have no serious or critical axe violations", async ({ page, request }, testInfo) => {
+    await page.emulateMedia({ colorScheme: "light" });
+    const found: Record<string, unknown> = {};
+    for (const [what, url, status] of (await pageTypes(request))[0]) {
+      const response = await page.goto(url);
+      expect(response?.status(), `status of the ${what} page`).toBe(status);
+      await expect(page.locator("html")).not.toHaveClass(/dark/);
+      if (!url.startsWith("http")) await waitForReact(page, testInfo);
+      const violations = await seriousViolations(page);
+      if (violations.length > 0) found[what] = violations;
+    }
+    expect(found).toEqual({});
   });
 
-  test("the home page in the dark colour scheme has no serious or critical axe violations", async ({ page }, testInfo) => {
-    await page.emulateMedia({ colorScheme: "dark" });
-    await openSearch(page, testInfo, HOME_PATH);
-    expect(await seriousViolations(page)).toEqual([]);
-  });
-
-  test("a search with filters, sort and search-within has no serious or critical axe violations", async ({ page, request }, testInfo) => {
-    const pump = await apiSearch(request, { q: "pump", rows: 0 });
-    const org = pump.facets.find((f) => f.field.includes("org_code"))?.values[0]?.value;
-    const category = pump.facets.find((f) => f.field.includes("category"))?.values[1]?.value;
-    expect(org && category).toBeTruthy();
-    await openSearch(page, testInfo, searchUrl({ q: "pump", f: `org_code:${org}`, nf: `category:${category}`, within: "assembly", sort: "item_number asc" }));
-    expect(await seriousViolations(page)).toEqual([]);
+  test("search with the export dialog, Where Used and 404 pages in the dark theme, in lite mode, have no script and no serious or critical axe violations", async ({ page, context, request }) => {
+    const themeCookie = { name: "theme-storage", value: encodeURIComponent(Buffer.from(JSON.stringify("dark")).toString("base64")) };
+    // Cookies ignore ports: these reach the sign-in portal too.
+    await context.addCookies([LITE_COOKIE, themeCookie].map((c) => ({ ...c, url: BASE_URL })));
+    const found: Record<string, unknown> = {};
+    for (const [what, url, status] of (await pageTypes(request))[1]) {
+      const response = await page.goto(url);
+      expect(response?.status(), `status of the ${what} page`).toBe(status);
+      await expect(page.locator("html"), `${what}: the dark class on the root`).toHaveClass("dark");
+      expect(await page.locator("script").count(), `${what}: scripts in lite mode`).toBe(0);
+      const violations = await seriousViolations(page);
+      if (violations.length > 0) found[what] = violations;
+    }
+    expect(found).toEqual({});
   });
 });

@@ -1,0 +1,89 @@
+import { redirect } from "@remix-run/node";
+import { isThemeMode, LITE_PARAM, toggledTheme, type ShellPreferences, type ThemeMode } from "~/components/preferences";
+import { safePath } from "~/lib/safe-path";
+import { services } from "~/registry.server";
+import { HOME_PATH } from "~/search/paths";
+import { portalCookie } from "./cookie.server";
+
+/**
+ * The theme and lite-mode cookies (docs/decisions/014): read for every document, set by the
+ * header's and footer's POST forms and by `?lite=1` / `?lite=0`. A terminal set up once stays so
+ * for a year after its last change.
+ */
+const YEAR = 60 * 60 * 24 * 365;
+/** The spec keeps the theme "in browser storage under the name theme-storage": the cookie has that name. */
+const themeCookie = portalCookie("theme-storage", { path: "/", maxAge: YEAR });
+const liteCookie = portalCookie("lite", { path: "/", maxAge: YEAR });
+
+async function parsed(cookie: typeof themeCookie, header: string | null): Promise<unknown> {
+  try {
+    return await cookie.parse(header);
+  } catch {
+    return null;
+  }
+}
+
+export async function readPreferences(request: Request): Promise<ShellPreferences> {
+  const header = request.headers.get("Cookie");
+  if (!header) return { theme: "auto", lite: false };
+  const [theme, lite] = await Promise.all([parsed(themeCookie, header), parsed(liteCookie, header)]);
+  return { theme: isThemeMode(theme) ? theme : "auto", lite: lite === true };
+}
+
+function seeOther(back: string, cookie: string): Response {
+  return new Response(null, { status: 303, headers: { Location: back, "Set-Cookie": cookie, "Cache-Control": "no-store" } });
+}
+
+/** The page a preference form came from (a same-site path only), to go back to. */
+function backOf(form: FormData): string {
+  const back = form.get("back");
+  return safePath(typeof back === "string" ? back : null, HOME_PATH);
+}
+
+/**
+ * POST /theme: `mode` (light, dark or auto) as the button says; without one, the spec's toggle of
+ * the current mode. Back to the page the form was on.
+ */
+export async function changeTheme(request: Request): Promise<Response> {
+  const form = await request.formData();
+  const asked = form.get("mode");
+  const mode: ThemeMode = isThemeMode(asked) ? asked : toggledTheme((await readPreferences(request)).theme);
+  return seeOther(backOf(form), await themeCookie.serialize(mode));
+}
+
+/** POST /lite: `lite=1` turns lite mode on, anything else off. Back to the page the form was on. */
+export async function changeLite(request: Request): Promise<Response> {
+  const form = await request.formData();
+  return seeOther(backOf(form), await liteCookieHeader(form.get(LITE_PARAM) === "1"));
+}
+
+function liteCookieHeader(on: boolean): Promise<string> {
+  // Off removes the cookie: a browser that never chose lite mode sends nothing.
+  return on ? liteCookie.serialize(true) : liteCookie.serialize(false, { maxAge: 0 });
+}
+
+/**
+ * `?lite=1` or `?lite=0` on a page: set lite mode and go to the same address without the
+ * parameter, so the address stays the page's own (the URL contract has no `lite`). Null without it.
+ */
+export async function liteParamRedirect(request: Request): Promise<Response | null> {
+  const url = new URL(request.url);
+  if (request.method !== "GET" || !url.searchParams.has(LITE_PARAM)) return null;
+  const on = url.searchParams.get(LITE_PARAM) === "1";
+  url.searchParams.delete(LITE_PARAM);
+  url.searchParams.delete("_data");
+  const search = url.searchParams.toString();
+  return redirect(`${url.pathname}${search ? `?${search}` : ""}`, {
+    headers: { "Set-Cookie": await liteCookieHeader(on), "Cache-Control": "no-store" },
+  });
+}
+
+/** A GET of a preference form's address: nothing to show there, so the home page. */
+export function toHome(): Response {
+  return redirect(HOME_PATH);
+}
+
+/** The company site the footer links to (SITE_URL), or null when none is configured. */
+export function companySite(): string | null {
+  return services().config.siteUrl ?? null;
+}

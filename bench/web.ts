@@ -1,0 +1,132 @@
+/**
+ * npm run bench:web
+ *
+ * What a low-power terminal gets: Lighthouse 12 (its default mobile profile: a mid-range phone,
+ * 4× CPU slowdown, slow 4G, simulated) in Debian's Chromium on the home, search, item and Where Used
+ * pages of the production build, with JavaScript and in lite mode (the lite cookie sent with every
+ * request), the median of WEB_RUNS runs (default 3) of each. It prints the performance and
+ * accessibility scores, LCP, TBT and CLS, and the JavaScript and HTML bytes each page transfers,
+ * against the targets and the JavaScript budget (issue 20): performance ≥ 99, LCP ≤ 1.5 s with
+ * JavaScript and ≤ 1.1 s in lite mode, TBT ≤ 50 ms, CLS 0, accessibility 100, JavaScript on the
+ * search page ≤ 95 KiB compressed, 0 in lite mode.
+ *
+ * Lighthouse's figures are estimates of its simulator from one trace on this machine; a shared
+ * machine moves them from run to run, which the median of three only partly smooths.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { buildApp } from "./build";
+import { median, table } from "./lib";
+import { startServer } from "./server";
+
+const RUNS = Number(process.env.WEB_RUNS ?? 3);
+const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+const CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"];
+const LITE_COOKIE = `lite=${encodeURIComponent(Buffer.from(JSON.stringify(true)).toString("base64"))}`;
+const KIB = 1024;
+const JS_BUDGET = 95 * KIB;
+
+const TARGETS = { performance: 99, accessibility: 100, lcpJs: 1500, lcpLite: 1100, tbt: 50, cls: 0 };
+
+interface Run {
+  performance: number;
+  accessibility: number;
+  lcp: number;
+  tbt: number;
+  cls: number;
+  jsBytes: number;
+  htmlBytes: number;
+  scripts: number;
+}
+
+interface NetworkRequest {
+  resourceType?: string;
+  transferSize?: number;
+  url: string;
+}
+
+async function audit(port: number, url: string, lite: boolean): Promise<Run> {
+  const result = await lighthouse(url, {
+    port,
+    output: "json",
+    logLevel: "error",
+    onlyCategories: ["performance", "accessibility"],
+    ...(lite ? { extraHeaders: { Cookie: LITE_COOKIE } } : {}),
+  });
+  if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+  const { lhr } = result;
+  if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+  const requests = ((lhr.audits["network-requests"]?.details as { items?: NetworkRequest[] } | undefined)?.items ?? []) as NetworkRequest[];
+  const bytes = (type: string) => requests.filter((r) => r.resourceType === type).reduce((sum, r) => sum + (r.transferSize ?? 0), 0);
+  return {
+    performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+    accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
+    lcp: numeric("largest-contentful-paint"),
+    tbt: numeric("total-blocking-time"),
+    cls: numeric("cumulative-layout-shift"),
+    jsBytes: bytes("Script"),
+    htmlBytes: bytes("Document"),
+    scripts: requests.filter((r) => r.resourceType === "Script").length,
+  };
+}
+
+function medianRun(runs: Run[]): Run {
+  const m = (key: keyof Run) => median(runs.map((r) => r[key]));
+  return { performance: m("performance"), accessibility: m("accessibility"), lcp: m("lcp"), tbt: m("tbt"), cls: m("cls"), jsBytes: m("jsBytes"), htmlBytes: m("htmlBytes"), scripts: m("scripts") };
+}
+
+const kib = (bytes: number) => `${(bytes / KIB).toFixed(1)} KiB`;
+
+async function main(): Promise<void> {
+  process.env.CHROME_PATH = CHROME_PATH;
+  const serverBuild = buildApp({ name: "web" });
+  const catalog = path.resolve("bench/out/web-catalog.db");
+  const server = await startServer(serverBuild, { CATALOG_DB: catalog, SAMPLE_ITEMS: "5000", WEB_CONCURRENCY: "1" });
+  const chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });
+  try {
+    const search = async (q: string) => ((await (await fetch(`${server.url}/api/search?q=${q}&rows=1`)).json()) as { data: { docs: { item_number_s: string }[] } }).data.docs[0]!.item_number_s;
+    const item = await search("pump");
+    const component = await search("MRO");
+    const pages: [string, string][] = [
+      ["home", "/crib-search"],
+      ["search", "/crib-search/search?q=pump"],
+      ["item", `/product/${encodeURIComponent(item)}`],
+      ["Where Used", `/where-used/${encodeURIComponent(component)}`],
+    ];
+    console.log(`Lighthouse 12, mobile profile (simulated slow 4G, 4× CPU), median of ${RUNS} runs; ${server.url}\n`);
+    const rows: (string | number)[][] = [["page", "mode", "perf", "a11y", "LCP", "TBT", "CLS", "JS", "scripts", "HTML"]];
+    const misses: string[] = [];
+    const results: Record<string, Run & { runs: Run[] }> = {};
+    for (const [name, pagePath] of pages) {
+      for (const lite of [false, true]) {
+        const runs: Run[] = [];
+        for (let i = 0; i < RUNS; i++) runs.push(await audit(chrome.port, `${server.url}${pagePath}`, lite));
+        const r = medianRun(runs);
+        const mode = lite ? "lite" : "JS";
+        results[`${name} (${mode})`] = { ...r, runs };
+        rows.push([name, mode, r.performance, r.accessibility, `${(r.lcp / 1000).toFixed(2)} s`, `${Math.round(r.tbt)} ms`, r.cls.toFixed(3), kib(r.jsBytes), r.scripts, kib(r.htmlBytes)]);
+        const what = `${name} (${mode})`;
+        if (r.performance < TARGETS.performance) misses.push(`${what}: performance ${r.performance} < ${TARGETS.performance}`);
+        if (r.accessibility < TARGETS.accessibility) misses.push(`${what}: accessibility ${r.accessibility} < ${TARGETS.accessibility}`);
+        const lcpTarget = lite ? TARGETS.lcpLite : TARGETS.lcpJs;
+        if (r.lcp > lcpTarget) misses.push(`${what}: LCP ${(r.lcp / 1000).toFixed(2)} s > ${lcpTarget / 1000} s`);
+        if (r.tbt > TARGETS.tbt) misses.push(`${what}: TBT ${Math.round(r.tbt)} ms > ${TARGETS.tbt} ms`);
+        if (r.cls > TARGETS.cls) misses.push(`${what}: CLS ${r.cls.toFixed(3)} > 0`);
+        if (lite && r.jsBytes > 0) misses.push(`${what}: ${kib(r.jsBytes)} of JavaScript in lite mode`);
+        if (!lite && name === "search" && r.jsBytes > JS_BUDGET) misses.push(`${what}: JavaScript ${kib(r.jsBytes)} > ${kib(JS_BUDGET)}`);
+      }
+    }
+    console.log(table(rows));
+    console.log(`\nJS and HTML: bytes transferred (compressed), as Lighthouse's network log has them. Budget: search page JS ≤ ${kib(JS_BUDGET)}, lite 0.`);
+    console.log(misses.length === 0 ? "\nEvery target met." : `\nTargets missed:\n${misses.map((m) => `  - ${m}`).join("\n")}`);
+    fs.writeFileSync("bench/out/web.json", `${JSON.stringify({ runs: RUNS, pages: Object.fromEntries(pages), results, misses }, null, 2)}\n`);
+  } finally {
+    await chrome.kill();
+    await server.stop();
+  }
+}
+
+await main();
