@@ -38,6 +38,11 @@ export default function ProductPage() {
         </a>
       </div>
       {p.degraded && <BackupNotice />}
+      {p.allResults && (
+        <p className="all-results">
+          <AppLink to={p.allResults.href}>All results for “{p.allResults.query}”</AppLink>
+        </p>
+      )}
       <div className="detail">
         <dl className="spec-list">
           {p.specification.map((row) => (

@@ -105,5 +105,8 @@ describe("part-number keys", () => {
     expect(partNumberKeyOf(parseQuery('"WR55X10942"'))).toBeNull();
     expect(partNumberKeyOf(parseQuery("W1 OR W2"))).toBeNull();
     expect(partNumberKeyOf(parseQuery("a1"))).toBeNull();
+    expect(partNumberKeyOf(parseQuery("MRO 8595736"))).toBe("mro8595736");
+    expect(partNumberKeyOf(parseQuery("pump 120V"))).toBeNull();
+    expect(partNumberKeyOf(parseQuery("a1 b2 c3 d4"))).toBeNull();
   });
 });

@@ -140,12 +140,15 @@ export function numberKey(text: string): string {
 }
 
 /**
- * The key of a query that may be one item's number as written or scanned: a query of plain words
- * (no phrase, exclusion or OR) whose key holds a digit and is 3 to 40 characters long. Null otherwise.
+ * The key of a query shaped like one item's number as written or scanned: at most 3 plain words
+ * (no phrase, exclusion or OR), none of them a word of 4 or more letters only (`pump 120V` is a
+ * search, `MRO 8595736` a number), holding a digit, 3 to 40 characters without separators.
  */
 export function partNumberKeyOf(tree: QueryTree): string | null {
-  if (tree.none.length > 0 || tree.all.length === 0 || tree.all.length > 4) return null;
+  if (tree.none.length > 0 || tree.all.length === 0 || tree.all.length > 3) return null;
   if (tree.all.some((clause) => clause.length !== 1 || clause[0]!.kind !== "word")) return null;
-  const key = numberKey(tree.all.map((clause) => clause[0]!.text).join(""));
+  const words = tree.all.map((clause) => clause[0]!.text);
+  if (words.some((word) => /^\p{L}{4,}$/u.test(word))) return null;
+  const key = numberKey(words.join(""));
   return key.length >= 3 && key.length <= 40 && /\p{N}/u.test(key) ? key : null;
 }
