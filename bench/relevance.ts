@@ -1,0 +1,118 @@
+/**
+ * npm run bench:relevance [-- 100000 1000000]
+ *
+ * The judged queries of tests/relevance against the embedded engine of this tree ("after") and
+ * that of `main` ("before", its app/search taken with `git archive` into bench/out and run as it
+ * is, on a catalogue its own code builds), on sample catalogues of each size, in the same run on
+ * the same machine. Prints per family success@1, success@3 and the zero-result rate, and the p95
+ * query time of each engine with their ratio (target ≤ 1.5). The catalogues are built once and
+ * kept in bench/out/relevance (git-ignored), named after the code that built them.
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { buildSampleCatalog } from "../app/search/engines/embedded/catalog-build.server";
+import { EmbeddedEngine } from "../app/search/engines/embedded/embedded-engine.server";
+import { figuresByFamily, judge, REQUEST, type JudgedEngine, type Outcome } from "../tests/relevance/evaluate";
+import { JUDGMENTS } from "../tests/relevance/judgments";
+import { percentile, table } from "./lib";
+
+const OUT = path.resolve("bench/out/relevance");
+const ROUNDS = Number(process.env.RELEVANCE_ROUNDS ?? 3);
+const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const SIZES = sizes.length > 0 ? sizes : [100_000, 1_000_000];
+
+interface EngineModule {
+  EmbeddedEngine: new (file: string) => JudgedEngine & { warm(fields: readonly string[]): void; close(): void };
+}
+interface BuildModule {
+  buildSampleCatalog(target: string, options: { items: number }): { seconds: number };
+}
+
+/** main's app/search (and the helpers it imports), extracted once per commit of main. */
+function beforeTree(): { dir: string; commit: string } {
+  const commit = execFileSync("git", ["rev-parse", "--short", "main"], { encoding: "utf8" }).trim();
+  const dir = path.join(OUT, `main-${commit}`);
+  if (!fs.existsSync(path.join(dir, "app/search/engines/embedded/embedded-engine.server.ts"))) {
+    fs.mkdirSync(dir, { recursive: true });
+    const archive = execFileSync("git", ["archive", "main", "app/search", "app/lib"]);
+    execFileSync("tar", ["-x", "-C", dir], { input: archive });
+  }
+  return { dir, commit };
+}
+
+/** A name for this tree's catalogue format: the files that decide what a catalogue holds. */
+function afterId(): string {
+  const files = ["catalog-writer.server.ts", "catalog-db.server.ts", "schema.ts", "sample-data.ts", "fts-query.ts"].map((f) => `app/search/engines/embedded/${f}`);
+  const hash = createHash("sha256");
+  for (const file of [...files, "app/search/query/query.ts", "app/search/catalog-fields.ts"]) hash.update(fs.readFileSync(file));
+  return hash.digest("hex").slice(0, 10);
+}
+
+function ensureBuilt(file: string, size: number, build: (target: string, options: { items: number }) => { seconds: number }, label: string): void {
+  if (fs.existsSync(file)) return;
+  process.stderr.write(`building the ${label} catalogue of ${size.toLocaleString("en")} items…\n`);
+  const report = build(file, { items: size });
+  process.stderr.write(`  ${report.seconds.toFixed(1)} s, ${(fs.statSync(file).size / 1024 / 1024).toFixed(0)} MiB\n`);
+}
+
+const pct = (x: number) => `${Math.round(x * 100)} %`;
+
+async function run(size: number, main: { dir: string; commit: string }) {
+  const beforeEngineModule = (await import(pathToFileURL(path.join(main.dir, "app/search/engines/embedded/embedded-engine.server.ts")).href)) as EngineModule;
+  const beforeBuild = (await import(pathToFileURL(path.join(main.dir, "app/search/engines/embedded/catalog-build.server.ts")).href)) as BuildModule;
+  const beforeFile = path.join(OUT, `before-${main.commit}-${size}.db`);
+  const afterFile = path.join(OUT, `after-${afterId()}-${size}.db`);
+  ensureBuilt(beforeFile, size, beforeBuild.buildSampleCatalog, `main (${main.commit})`);
+  ensureBuilt(afterFile, size, buildSampleCatalog, "this tree's");
+
+  const engines = { before: new beforeEngineModule.EmbeddedEngine(beforeFile), after: new EmbeddedEngine(afterFile) };
+  for (const engine of Object.values(engines)) {
+    engine.warm(REQUEST.facetFields);
+    for (const judgment of JUDGMENTS) await judge(engine, judgment);
+  }
+  const outcomes: Record<"before" | "after", Outcome[]> = { before: [], after: [] };
+  const times: Record<"before" | "after", number[]> = { before: [], after: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const judgment of JUDGMENTS) {
+      // Interleaved, so both engines meet the same load on the shared machine.
+      for (const name of round % 2 === 0 ? (["before", "after"] as const) : (["after", "before"] as const)) {
+        const outcome = await judge(engines[name], judgment);
+        times[name].push(outcome.ms);
+        if (round === 0) outcomes[name].push(outcome);
+      }
+    }
+  }
+  engines.before.close();
+  engines.after.close();
+
+  const before = figuresByFamily(outcomes.before);
+  const after = figuresByFamily(outcomes.after);
+  const p95 = { before: percentile(times.before, 95), after: percentile(times.after, 95) };
+  const p50 = { before: percentile(times.before, 50), after: percentile(times.after, 50) };
+  console.log(`\n${size.toLocaleString("en")} items (${JUDGMENTS.length} judged queries, ${ROUNDS} rounds)`);
+  console.log(
+    table([
+      ["family", "queries", "success@1 before → after", "success@3 before → after", "zero results before → after"],
+      ...after.map((a, i) => {
+        const b = before[i]!;
+        return [a.family, a.queries, `${pct(b.success1)} → ${pct(a.success1)}`, `${pct(b.success3)} → ${pct(a.success3)}`, `${pct(b.zeroRate)} → ${pct(a.zeroRate)}`];
+      }),
+    ]),
+  );
+  const ratio = p95.after / p95.before;
+  console.log(
+    `query time p50 ${p50.before.toFixed(1)} → ${p50.after.toFixed(1)} ms, p95 ${p95.before.toFixed(1)} → ${p95.after.toFixed(1)} ms: ratio ${ratio.toFixed(2)} (≤ 1.5: ${ratio <= 1.5 ? "pass" : "FAIL"})`,
+  );
+  return { size, before, after, p50, p95, ratio, samples: times.after.length };
+}
+
+fs.mkdirSync(OUT, { recursive: true });
+const main = beforeTree();
+const load = fs.existsSync("/proc/loadavg") ? fs.readFileSync("/proc/loadavg", "utf8").split(" ")[0] : "?";
+console.log(`main at ${main.commit}; load average ${load}`);
+const results = [];
+for (const size of SIZES) results.push(await run(size, main));
+fs.writeFileSync(path.join(path.dirname(OUT), "relevance.json"), JSON.stringify({ at: new Date().toISOString(), main: main.commit, results }, null, 2));
