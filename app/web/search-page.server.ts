@@ -94,14 +94,15 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
 
   const { search: service, searchConfig: config, config: settings } = services();
   const state = parseSearchParams(options.home ? new URLSearchParams() : url.searchParams, config);
+  const requestId = requestIdOf(request);
+  // Before the canonical redirect: a number typed with stray spaces opens its item in one hop.
+  if (!options.home) await jumpToItem(url, state, config, requestId, request.signal);
   if (!options.home) {
     const canonical = canonicalRedirect(url, state, config);
     if (canonical) throw redirect(canonical);
   }
-  const requestId = requestIdOf(request);
   const recent = await readRecentSearches(request);
   const started = performance.now();
-  if (!options.home) await jumpToItem(url, state, config, requestId, request.signal);
   try {
     const answer = await service.search(searchRequestOf(state, config), { requestId, signal: request.signal });
     const { total } = answer.value;
