@@ -2,11 +2,12 @@
  * npm run bench:relevance [-- 100000 1000000]
  *
  * The judged queries of tests/relevance against the embedded engine of this tree ("after") and
- * that of `main` ("before", its app/search taken with `git archive` into bench/out and run as it
+ * that of `main` ("before", its app/search taken with `git archive` into .cache and run as it
  * is, on a catalogue its own code builds), on sample catalogues of each size, in the same run on
  * the same machine. Prints per family success@1, success@3 and the zero-result rate, and the p95
  * query time of each engine with their ratio (target ≤ 1.5). The catalogues are built once and
- * kept in bench/out/relevance (git-ignored), named after the code that built them.
+ * kept in .cache/bench-relevance (git-ignored), named after the code that built them; the figures
+ * also go to bench/out/relevance.json.
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -19,7 +20,8 @@ import { figuresByFamily, judge, REQUEST, type JudgedEngine, type Outcome } from
 import { JUDGMENTS } from "../tests/relevance/judgments";
 import { percentile, table } from "./lib";
 
-const OUT = path.resolve("bench/out/relevance");
+// Under a dot-folder: the extracted main tree must stay out of this tree's typecheck and test globs.
+const OUT = path.resolve(".cache/bench-relevance");
 const ROUNDS = Number(process.env.RELEVANCE_ROUNDS ?? 3);
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
 const SIZES = sizes.length > 0 ? sizes : [100_000, 1_000_000];
@@ -39,6 +41,7 @@ function beforeTree(): { dir: string; commit: string } {
     fs.mkdirSync(dir, { recursive: true });
     const archive = execFileSync("git", ["archive", "main", "app/search", "app/lib"]);
     execFileSync("tar", ["-x", "-C", dir], { input: archive });
+    for (const file of fs.readdirSync(dir, { recursive: true, encoding: "utf8" })) if (/\.test\.tsx?$/.test(file)) fs.rmSync(path.join(dir, file));
   }
   return { dir, commit };
 }
@@ -115,4 +118,5 @@ const load = fs.existsSync("/proc/loadavg") ? fs.readFileSync("/proc/loadavg", "
 console.log(`main at ${main.commit}; load average ${load}`);
 const results = [];
 for (const size of SIZES) results.push(await run(size, main));
-fs.writeFileSync(path.join(path.dirname(OUT), "relevance.json"), JSON.stringify({ at: new Date().toISOString(), main: main.commit, results }, null, 2));
+fs.mkdirSync("bench/out", { recursive: true });
+fs.writeFileSync(path.join("bench/out", "relevance.json"), JSON.stringify({ at: new Date().toISOString(), main: main.commit, results }, null, 2));

@@ -313,8 +313,9 @@ describe("highlightStep", () => {
 
 describe("spellcheckStep", () => {
   it("asks for spell-check collations for a real query", () => {
-    const params = run(spellcheckStep, request({ q: "cemera" }));
+    const params = run(spellcheckStep, request({ q: " cemera -x " }));
     expect(params.get("spellcheck")).toBe("true");
+    expect(params.get("spellcheck.q")).toBe("cemera -x");
     expect(params.get("spellcheck.collate")).toBe("true");
     expect(keys(params).every((k) => k === "spellcheck" || k.startsWith("spellcheck."))).toBe(true);
   });

@@ -159,6 +159,9 @@ export const highlightStep: QueryStep = (params, request) => {
 export const spellcheckStep: QueryStep = (params, request) => {
   if (request.q.trim() === "" || request.q.trim() === "*:*") return;
   params.set("spellcheck", "true");
+  // The collation is offered as a query to type: it is made from the user's text, not from the
+  // rendered lucene query with its `+` and escapes.
+  params.set("spellcheck.q", request.q.trim());
   params.set("spellcheck.collate", "true");
   params.set("spellcheck.collateExtendedResults", "true");
 };
