@@ -45,7 +45,7 @@ test("-word leaves the word out, a plural finds the singular, a misspelling offe
 
   await openSearch(page, testInfo, searchUrl({ q: "refrigerater" }));
   await expect(resultsHeading(page)).toHaveText(headingText(0, "refrigerater"));
-  await page.getByRole("link", { name: "refrigerator", exact: true }).click();
+  await page.locator(".did-you-mean").getByRole("link", { name: "refrigerator", exact: true }).click();
   await expect(resultsHeading(page)).toContainText('results for "refrigerator"');
   expect(await shownTotal(page)).toBeGreaterThan(0);
 });
