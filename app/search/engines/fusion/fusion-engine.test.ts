@@ -160,6 +160,23 @@ describe("FusionEngine.search", () => {
   });
 });
 
+describe("FusionEngine.findByNumber", () => {
+  it("asks one exact query on the item and manufacturer part numbers, without facets, highlights or spell-check", async () => {
+    let sent: URLSearchParams | undefined;
+    server.use(
+      http.get(SEARCH_URL, ({ request }) => {
+        sent = new URL(request.url).searchParams;
+        return HttpResponse.json(solrBody([{ id: "a", item_number_s: "WR55X10942" }]));
+      }),
+    );
+    const docs = await engine().findByNumber("wr55x10942", 2);
+    expect(docs.map((d) => d.item_number_s)).toEqual(["WR55X10942"]);
+    expect(sent?.get("q")).toBe('item_number_s:("wr55x10942" OR "WR55X10942") OR attribute_manufacturer_part_number_s:("wr55x10942" OR "WR55X10942")');
+    expect(sent?.get("rows")).toBe("2");
+    expect(sent?.has("json.facet") || sent?.has("hl") || sent?.has("spellcheck")).toBe(false);
+  });
+});
+
 describe("FusionEngine.search errors (core-search §8)", () => {
   const statuses: Array<[number, string, string]> = [
     [401, "unauthorized", "Authentication failed - API key may be invalid or expired"],
