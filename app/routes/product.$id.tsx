@@ -42,6 +42,11 @@ export default function ProductPage() {
         Crib Search · {p.itemNumber} · <PrintDate />
       </p>
       {p.degraded && <BackupNotice backup={p.backup} />}
+      {p.allResults && (
+        <p className="all-results">
+          <AppLink to={p.allResults.href}>All results for “{p.allResults.query}”</AppLink>
+        </p>
+      )}
       <div className="detail">
         <dl className="spec-list">
           {p.specification.map((row) => (

@@ -148,5 +148,11 @@ export interface SearchEngine {
   getProduct(idOrItemNumber: string, context?: RequestContext): Promise<Doc | null>;
   bom(request: BomRequest, context?: RequestContext): Promise<BomResponse>;
   suggest(prefix: string, count: number, context?: RequestContext): Promise<string[]>;
+  /**
+   * Items whose item number or manufacturer part number is `text` with case, spaces and separators
+   * ignored, at most `limit` (search/query/number-jump.ts). An engine without it is asked through
+   * `search`, which ranks exact numbers first.
+   */
+  findByNumber?(text: string, limit: number, context?: RequestContext): Promise<Doc[]>;
   health(context?: RequestContext): Promise<EngineHealth>;
 }

@@ -152,6 +152,15 @@ export class SearchService {
     return this.withFallback((engine) => engine.bom(request, context), context);
   }
 
+  /** Items whose item or manufacturer part number `text` is (engine.findByNumber), at most `limit`. */
+  findByNumber(text: string, limit: number, context?: RequestContext): Promise<Answer<Doc[]>> {
+    return this.withFallback(async (engine) => {
+      if (engine.findByNumber) return engine.findByNumber(text, limit, context);
+      const request = { q: text, within: [], filters: [], sort: null, start: 0, rows: limit + 1, facetFields: [], highlight: false };
+      return (await engine.search(request, context)).docs;
+    }, context);
+  }
+
   /**
    * Type-ahead never shows an error (spec §8). Its calls count for the circuit like any other, so
    * an outage found by one is answered from the backup and spares the next search the timeout;

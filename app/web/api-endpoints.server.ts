@@ -5,6 +5,7 @@
 import { badRequest, describeZodError, notFound, parseQuery } from "~/web/http.server";
 import { services } from "~/registry.server";
 import { PAGE_SIZES } from "~/search/state";
+import { queryText } from "~/search/query/query";
 import { apiFacetsSchema, ApiProductsSchema, apiSearchSchema, ApiSuggestionsSchema, ProductIdSchema } from "./api-schemas.server";
 import { SearchError } from "~/search/errors";
 import { apiData, apiError, handleApi } from "./api.server";
@@ -17,7 +18,7 @@ export function searchApi(request: Request) {
     const params = parseQuery(apiSearchSchema(searchConfig), url);
     const answer = await service.search(
       {
-        q: params.q,
+        q: params.query ? queryText(params.query) : params.q,
         within: [],
         filters: params.filters,
         sort: params.sort,

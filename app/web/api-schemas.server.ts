@@ -4,6 +4,8 @@ import type { Filter, Sort } from "~/search/engine";
 import { catalogField, SORTABLE_FIELDS } from "~/search/catalog-fields";
 import { fieldKey } from "~/search/fields";
 import type { SearchConfig } from "~/search/search-config";
+import type { QueryTree } from "~/search/query/query";
+import { QueryTreeSchema } from "~/search/query/tree-schema";
 
 const SORTABLE = new Set(SORTABLE_FIELDS);
 
@@ -88,6 +90,20 @@ function facetList(config: SearchConfig) {
     });
 }
 
+function parseQueryTree(text: string | undefined, ctx: z.RefinementCtx): QueryTree | undefined {
+  if (text === undefined) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = null;
+  }
+  const parsed = QueryTreeSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  ctx.addIssue({ code: "custom", message: "expected a query tree as JSON" });
+  return z.NEVER;
+}
+
 // One schema per configuration: building a zod schema costs far more than running it.
 export const apiSearchSchema = perObject((config: SearchConfig) =>
   z.object({
@@ -108,6 +124,8 @@ export const apiSearchSchema = perObject((config: SearchConfig) =>
     filters: z.string().optional().transform(parseFilters),
     facets: facetList(config),
     highlight: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
+    // The query tree as JSON (search/query/tree-schema.ts), as the product backend engine sends it.
+    query: z.string().max(20_000).optional().transform(parseQueryTree),
   }),
 );
 

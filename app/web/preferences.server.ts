@@ -6,7 +6,7 @@ import { HOME_PATH } from "~/search/paths";
 import { portalCookie } from "./cookie.server";
 
 /**
- * The theme and lite-mode cookies (docs/decisions/014): read for every document, set by the
+ * The theme and lite-mode cookies (docs/decisions/016): read for every document, set by the
  * header's and footer's POST forms and by `?lite=1` / `?lite=0`. A terminal set up once stays so
  * for a year after its last change.
  */

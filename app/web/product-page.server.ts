@@ -5,6 +5,7 @@ import type { Doc, RequestContext } from "~/search/engine";
 import { bomPath, exportCsvPath, isQueryId, isSearchPath, productLink, productPath, whereUsedPath, withBack } from "~/search/paths";
 import { externalUrlOf, imageOf, isInactive, specificationOf, titleOf } from "~/search/product-view";
 import { goToPage, parseSearchParams, searchHref } from "~/search/state";
+import { listQueryOf } from "~/search/query/number-jump";
 import { requireUser } from "./auth.server";
 import { backParam } from "./bom-pages.server";
 import { backupOf } from "./backup.server";
@@ -127,6 +128,8 @@ export async function loadProductPage(request: Request, rawId: string | undefine
     neighbours,
     degraded,
     backup,
+    // Opened by its number from the search box: the way to the list that search would have shown.
+    allResults: isSearchPath(back) && listQueryOf(back) !== null ? { query: listQueryOf(back)!, href: back } : null,
   };
   return clickCookie ? json(page, { headers: { "Set-Cookie": clickCookie } }) : page;
 }

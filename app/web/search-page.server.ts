@@ -4,7 +4,8 @@ import { requestIdOf } from "~/web/http.server";
 import { services } from "~/registry.server";
 import type { SearchResponse } from "~/search/engine";
 import { userMessageOf } from "~/search/errors";
-import { isQueryId, SEARCH_PATH, whereUsedPath } from "~/search/paths";
+import { isQueryId, productPath, SEARCH_PATH, whereUsedPath, withBack } from "~/search/paths";
+import { jumpKeyOf, jumpTarget, LIST_PARAM, listHref } from "~/search/query/number-jump";
 import type { SearchConfig } from "~/search/search-config";
 import { buildSearchView, facetTermsOf, searchRequestOf, totalPages } from "~/search/search-view";
 import type { Answer } from "~/search/service";
@@ -24,7 +25,7 @@ function canonicalRedirect(url: URL, state: SearchState, config: SearchConfig): 
   const given = new URLSearchParams();
   const view: [string, string][] = [];
   for (const [name, value] of url.searchParams) {
-    if (isViewParam(name)) view.push([name, value]);
+    if (isViewParam(name) || name === LIST_PARAM) view.push([name, value]);
     else given.append(name, value);
   }
   const canonical = serializeSearchState(state, config);
@@ -67,6 +68,24 @@ function recordSearch(state: SearchState, answer: Answer<SearchResponse>, queryI
   });
 }
 
+/**
+ * A fresh search that is exactly one item's item number or manufacturer part number opens that
+ * item (a redirect, so it works without JavaScript and the search is one Back away); the item
+ * page's Back leads to the list. Recorded as a search and a click. A failed look-up shows the list.
+ */
+async function jumpToItem(url: URL, state: SearchState, config: SearchConfig, requestId: string, signal: AbortSignal): Promise<void> {
+  const key = jumpKeyOf(state, url.searchParams);
+  if (!key || [...url.searchParams.keys()].some(isViewParam)) return;
+  const answer = await services().search.findByNumber(state.q, 2, { requestId, signal }).catch(() => null);
+  const doc = answer ? jumpTarget(answer.value, key) : null;
+  if (!answer || !doc) return;
+  const itemNumber = String(doc.item_number_s ?? doc.id);
+  const list = listHref(searchHref(state, config));
+  recordSearch(state, { ...answer, value: { docs: [doc], total: 1, facets: [], highlighting: {}, suggestions: [] } }, undefined);
+  void services().signals.record({ type: "click", data: { docId: doc.id, position: 0, query: state.q, title: itemNumber, url: productPath(itemNumber), action: "number_jump" } });
+  throw redirect(withBack(productPath(itemNumber), list));
+}
+
 /** Loads a search results page from its URL: the search route and the home page share it. */
 export async function loadSearchPage(request: Request, options: { home?: boolean } = {}) {
   await requireUser(request);
@@ -77,13 +96,15 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
   const { search: service, searchConfig: config, config: settings } = services();
   const state = parseSearchParams(options.home ? new URLSearchParams() : url.searchParams, config);
   // The header's "Search all items" without JavaScript: the query alone, without the refinement
-  // its form carried along (docs/decisions/014).
+  // its form carried along (docs/decisions/015).
   if (!options.home && url.searchParams.get("all") === "1") throw redirect(searchHref({ ...EMPTY_STATE, q: state.q }, config));
+  const requestId = requestIdOf(request);
+  // Before the canonical redirect: a number typed with stray spaces opens its item in one hop.
+  if (!options.home) await jumpToItem(url, state, config, requestId, request.signal);
   if (!options.home) {
     const canonical = canonicalRedirect(url, state, config);
     if (canonical) throw redirect(canonical);
   }
-  const requestId = requestIdOf(request);
   const recent = await readRecentSearches(request);
   const started = performance.now();
   try {

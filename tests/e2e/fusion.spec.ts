@@ -99,7 +99,8 @@ test("results and facets come from Fusion, with filters sent as tagged, quoted f
   const query = (await fusionRequests(request)).find((r) => r.path === QUERY_PATH);
   expect(query).toBeDefined();
   const params = new URLSearchParams(query!.params);
-  expect(params.get("q")).toBe("pump");
+  // The query language rendered for Solr: every word required (the default operator is OR).
+  expect(params.get("q")).toBe("+pump");
   expect(JSON.parse(params.get("json.facet")!)).toHaveProperty("category_s.domain.excludeTags", "category_tag");
 
   const group = page.locator("details.facet", { has: page.getByRole("heading", { name: "Category" }) });
@@ -203,7 +204,7 @@ test("a hanging Fusion is asked until the breaker opens, then no page asks it", 
     await expect(page.getByText(NOTICE)).toBeVisible();
   }
   expect((await breakerState(request)).state).toBe("open");
-  expect((await fusionRequests(request)).filter((r) => r.path === QUERY_PATH).map((r) => new URLSearchParams(r.params).get("q"))).toEqual(["pump", "valve"]);
+  expect((await fusionRequests(request)).filter((r) => r.path === QUERY_PATH).map((r) => new URLSearchParams(r.params).get("q"))).toEqual(["+pump", "+valve"]);
 
   // While the breaker is open no request reaches Fusion. Its cool-down may end during these pages
   // on a busy machine, and then one trial request may go out: the stand-in's log shows when each

@@ -194,11 +194,19 @@ function validFault(value: unknown): Fault | null {
   }
 }
 
-/** Query text for the engine: `*:*` is everything; upper-case AND / OR are operators, not words. */
+/**
+ * Query text for the engine: `*:*` is everything; AND is an operator, not a word; the client's
+ * lucene rendering of the query language (`+word`, `\-` escapes) is read back into that language
+ * (`OR`, `-word` and `"phrases"` mean the same in both).
+ */
 function freeText(q: string): string {
   const trimmed = q.trim();
   if (trimmed === "*:*" || trimmed === "*") return "";
-  return trimmed.replace(/(^|\s)(?:AND|OR)(?=\s|$)/g, "$1").trim();
+  return trimmed
+    .replace(/(^|\s)AND(?=\s|$)/g, "$1")
+    .replace(/(^|\s)\+/g, "$1")
+    .replace(/\\(.)/g, "$1")
+    .trim();
 }
 
 /** Engine filters from the `fq` parameters (the two tagged shapes the client sends). */

@@ -161,6 +161,16 @@ describe.each([
     );
   });
 
+  it("sends the query tree, search-within terms and exclusions included, and answers as the catalogue does", async () => {
+    const asked = request({ q: 'pump OR valve -drain "check valve" OR seal', within: ["-wall", "kit OR assembly"] });
+    const [got, expected] = await Promise.all([backend().search(asked), embedded.search(asked)]);
+    expect(got.total).toBe(expected.total);
+    expect(ids(got.docs)).toEqual(ids(expected.docs));
+    const excluded = await backend().search(request({ q: "pump -drain", rows: 100 }));
+    expect(excluded.total).toBeGreaterThan(0);
+    expect(excluded.docs.some((d) => /drain/i.test(String(d.item_description_t)))).toBe(false);
+  });
+
   it("passes filters, the sort and the page through", async () => {
     const all = await embedded.search(request());
     const org = all.facets[0]!.values[0]!;

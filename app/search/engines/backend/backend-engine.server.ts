@@ -12,6 +12,8 @@ import type {
 } from "../../engine";
 import { HL_POST, HL_PRE, toDoc } from "../../engine";
 import { SearchError } from "../../errors";
+import { queryText, searchQuery } from "../../query/query";
+import { MAX_QUERY_LENGTH } from "../../state";
 
 const NETWORK_ERROR = "Network error - please check your connection";
 
@@ -74,9 +76,13 @@ export class BackendEngine implements SearchEngine {
   async search(request: SearchRequest, context?: RequestContext): Promise<SearchResponse> {
     const filters: Record<string, { value: string; type: string }[]> = {};
     for (const f of request.filters) (filters[f.field] ??= []).push({ value: f.value, type: f.type });
-    const q = [request.q, ...request.within].map((t) => t.trim()).filter((t) => t && t !== "*:*").join(" ");
+    // The tree as JSON for a backend that reads it (this portal's own API does), and as query
+    // text in `q` for one that reads only the public contract.
+    const tree = searchQuery(request.q, request.within);
+    const q = request.within.length === 0 ? request.q.trim() : queryText(tree).slice(0, MAX_QUERY_LENGTH);
     const params = new URLSearchParams({
       q,
+      query: JSON.stringify(tree),
       start: String(request.start),
       rows: String(Math.min(request.rows, 100)),
       sort: request.sort ? `${request.sort.field} ${request.sort.direction}` : "relevance",

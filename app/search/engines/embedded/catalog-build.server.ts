@@ -1,6 +1,9 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import Database from "better-sqlite3";
+import type { BomDoc, Doc } from "../../engine";
+import { readMeta, SCHEMA_VERSION } from "./catalog-db.server";
 import { CatalogWriter } from "./catalog-writer.server";
 import { DEFAULT_SAMPLE_SEED, generateBoms, generateItems } from "./sample-data";
 
@@ -123,14 +126,95 @@ export function buildSampleCatalog(target: string, options: BuildSampleOptions):
   }
 }
 
+/** The schema version of a catalogue file; null when it is not a readable catalogue. */
+export function schemaVersionOf(file: string): number | null {
+  try {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    try {
+      return Number(readMeta(db).schema_version) || null;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return null;
+  }
+}
+
+/** Stored item row → the document it was written from (stored values write back unchanged). */
+function storedDoc(row: Record<string, unknown>): Doc {
+  const doc: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) {
+    if (key === "rowid" || key === "extra_json" || value === null) continue;
+    doc[key] = value;
+  }
+  if (typeof row.extra_json === "string") {
+    for (const [key, value] of Object.entries(JSON.parse(row.extra_json) as Record<string, unknown>)) if (!(key in doc)) doc[key] = value;
+  }
+  return doc as Doc;
+}
+
 /**
- * Makes sure a catalogue exists at `target`: when the file is missing, builds a sample catalogue of
- * `sampleItems` items there. Returns true when it built one. Safe when several processes start at
- * once: each builds its own temporary file and the last rename wins with a complete file.
+ * Rebuilds a catalogue of an older schema from its own rows (items, BOM records and how it was
+ * made), into the current schema, and swaps it in. The old file is the source, so an imported
+ * catalogue survives without its import files. On failure the old file stays as it was.
+ */
+export function upgradeCatalog(target: string): BuildReport {
+  const started = performance.now();
+  const tempPath = tempPathFor(target);
+  const source = new Database(target, { readonly: true, fileMustExist: true });
+  let writer: CatalogWriter | undefined;
+  let finished = false;
+  try {
+    const meta = readMeta(source);
+    const w = new CatalogWriter(tempPath);
+    writer = w;
+    for (const row of source.prepare("SELECT * FROM items ORDER BY rowid").iterate() as Iterable<Record<string, unknown>>) w.addItem(storedDoc(row));
+    for (const row of source.prepare("SELECT * FROM bom ORDER BY rowid").iterate() as Iterable<Record<string, unknown>>) {
+      const { rowid: _rowid, ...record } = row;
+      w.addBom(record as unknown as BomDoc);
+    }
+    const counts = w.counts;
+    const kept = Object.fromEntries(Object.entries(meta).filter(([key]) => !["schema_version", "item_count", "bom_count", "built_at"].includes(key)));
+    w.finish({ ...kept, upgraded_from: meta.schema_version ?? "unknown", ...(meta.built_at ? { first_built_at: meta.built_at } : {}) });
+    finished = true;
+    source.close();
+    commitTempFile(tempPath, target);
+    return { ...counts, seconds: (performance.now() - started) / 1000 };
+  } catch (error) {
+    if (writer && !finished) {
+      try {
+        writer.abort();
+      } catch {
+        // The original error says more than a failed rollback of a file we delete anyway.
+      }
+    }
+    if (source.open) source.close();
+    removeIfExists(tempPath);
+    throw error;
+  }
+}
+
+/**
+ * Makes sure a catalogue of the current schema exists at `target`: when the file is missing,
+ * builds a sample catalogue of `sampleItems` items there (returns true); when it has an older
+ * schema, rebuilds it in the current one. Safe when several processes start at once: each builds
+ * its own temporary file and the last rename wins with a complete file. A failed upgrade keeps the
+ * old file and is logged: the engine then reports the catalogue as unavailable, the server runs.
  */
 export function ensureCatalog(target: string, sampleItems: number): boolean {
   removeStaleTempFiles(target);
-  if (fs.existsSync(target)) return false;
+  if (fs.existsSync(target)) {
+    const version = schemaVersionOf(target);
+    if (version !== null && version < SCHEMA_VERSION) {
+      try {
+        const report = upgradeCatalog(target);
+        console.log(`Rebuilt the catalogue ${path.basename(target)} (schema ${version} → ${SCHEMA_VERSION}, ${report.items} items) in ${report.seconds.toFixed(1)} s`);
+      } catch (error) {
+        console.error(`The catalogue ${path.basename(target)} has schema ${version} and could not be rebuilt: ${error instanceof Error ? error.message : error}`);
+      }
+    }
+    return false;
+  }
   fs.mkdirSync(path.dirname(target), { recursive: true });
   buildSampleCatalog(target, { items: sampleItems });
   return true;

@@ -3,7 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { buildSampleCatalog, ensureCatalog } from "./catalog-build.server";
+import { buildSampleCatalog, ensureCatalog, schemaVersionOf } from "./catalog-build.server";
+import { SCHEMA_VERSION } from "./catalog-db.server";
+import { EmbeddedEngine } from "./embedded-engine.server";
 import { CatalogWriter } from "./catalog-writer.server";
 
 let dir: string;
@@ -57,5 +59,45 @@ describe("sample catalogues", () => {
     fs.utimesSync(stale, hourAgo, hourAgo);
     ensureCatalog(target, 10);
     expect(fs.readdirSync(dir).sort()).toEqual(["catalog.db", path.basename(live)]);
+  });
+});
+
+describe("catalogues of an older schema", () => {
+  function ageTo(file: string, version: number): void {
+    const db = new Database(file);
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(version));
+    db.close();
+  }
+
+  it("are rebuilt from their own rows at start-up, keeping every item, BOM record and how they were made", async () => {
+    buildSampleCatalog(target, { items: 60 });
+    ageTo(target, 1);
+    expect(schemaVersionOf(target)).toBe(1);
+    const boms = count(target, "bom");
+    expect(ensureCatalog(target, 500)).toBe(false);
+    expect(schemaVersionOf(target)).toBe(SCHEMA_VERSION);
+    expect(count(target, "items")).toBe(60);
+    expect(count(target, "bom")).toBe(boms);
+    const db = new Database(target, { readonly: true });
+    const meta = Object.fromEntries((db.prepare("SELECT key, value FROM meta").all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
+    db.close();
+    expect(meta).toMatchObject({ source: "sample", sample_items: "60", upgraded_from: "1" });
+    const engine = new EmbeddedEngine(target);
+    expect((await engine.search({ q: "", within: [], filters: [], sort: null, start: 0, rows: 1, facetFields: [] })).total).toBe(60);
+    engine.close();
+    expect(fs.readdirSync(dir)).toEqual(["catalog.db"]);
+  });
+
+  it("stay as they were when the rebuild fails, and the server still starts", () => {
+    buildSampleCatalog(target, { items: 10 });
+    const db = new Database(target);
+    db.exec("DROP TABLE bom");
+    db.close();
+    ageTo(target, 1);
+    const before = fs.readFileSync(target);
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    expect(() => ensureCatalog(target, 10)).not.toThrow();
+    expect(fs.readFileSync(target).equals(before)).toBe(true);
+    expect(fs.readdirSync(dir)).toEqual(["catalog.db"]);
   });
 });

@@ -1,10 +1,13 @@
 import type Database from "better-sqlite3";
-import { BOM_COLUMNS, ITEM_COLUMNS, type ColumnType } from "./schema";
+import { BOM_COLUMNS, FTS_INDEX_COLUMNS, ITEM_COLUMNS, type ColumnType } from "./schema";
 
 export type CatalogDb = Database.Database;
 
-/** Bumped whenever the on-disk layout changes; an older file is rebuilt or refused. */
-export const SCHEMA_VERSION = 1;
+/**
+ * Bumped whenever the on-disk layout changes; an older file is rebuilt at start-up (catalog-build)
+ * or refused. 2: stemmed full-text index with weighted columns, part-number keys, vocabulary.
+ */
+export const SCHEMA_VERSION = 2;
 
 const SQL_TYPES: Record<ColumnType, string> = {
   string: "TEXT",
@@ -37,9 +40,11 @@ export function createSchema(db: CatalogDb): void {
       extra_json TEXT
     );
     CREATE VIRTUAL TABLE items_fts USING fts5(
-      item_number, description, manufacturer, part_numbers,
-      content='', tokenize="unicode61 remove_diacritics 2", prefix='2 3 4'
+      ${FTS_INDEX_COLUMNS.map((c) => c.name).join(", ")},
+      content='', tokenize="porter unicode61 remove_diacritics 2", prefix='2 3 4'
     );
+    CREATE TABLE number_keys (key TEXT NOT NULL, item INTEGER NOT NULL, kind INTEGER NOT NULL);
+    CREATE TABLE vocabulary (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;
     CREATE TABLE bom (
       rowid INTEGER PRIMARY KEY,
       ${BOM_COLUMNS.map((c) => `${c} ${c === "quantity" ? "REAL" : "TEXT COLLATE NOCASE"}`).join(", ")}
@@ -51,9 +56,15 @@ export function createSchema(db: CatalogDb): void {
 export function createIndexes(db: CatalogDb): void {
   db.exec(`
     CREATE INDEX items_item_number ON items(item_number_s COLLATE NOCASE);
+    CREATE INDEX number_keys_key ON number_keys(key, kind);
     CREATE UNIQUE INDEX bom_id ON bom(id);
     CREATE INDEX bom_item_type ON bom(item_number COLLATE NOCASE, type);
   `);
+}
+
+/** bm25 column weights as the table's default rank, so `ORDER BY rank` weighs the columns. */
+export function setRankWeights(db: CatalogDb): void {
+  db.prepare("INSERT INTO items_fts(items_fts, rank) VALUES ('rank', ?)").run(`bm25(${FTS_INDEX_COLUMNS.map((c) => c.weight.toFixed(1)).join(", ")})`);
 }
 
 export function writeMeta(db: CatalogDb, values: Record<string, string | number>): void {

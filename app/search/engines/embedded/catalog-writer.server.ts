@@ -1,10 +1,21 @@
 import Database from "better-sqlite3";
 import type { BomDoc, Doc } from "../../engine";
-import { createIndexes, createSchema, ident, SCHEMA_VERSION, writeMeta, type CatalogDb } from "./catalog-db.server";
-import { FTS_COLUMNS, ITEM_COLUMN_NAMES, ITEM_COLUMNS } from "./schema";
+import { numberKey } from "../../query/query";
+import { createIndexes, createSchema, ident, SCHEMA_VERSION, setRankWeights, writeMeta, type CatalogDb } from "./catalog-db.server";
+import { ftsTokens } from "./fts-query";
+import { ftsColumnOf, FTS_INDEX_COLUMNS, ITEM_COLUMN_NAMES, ITEM_COLUMNS, NUMBER_FIELDS, type FtsIndexColumn } from "./schema";
 
-type FtsColumn = keyof typeof FTS_COLUMNS;
-const FTS_NAMES = Object.keys(FTS_COLUMNS) as FtsColumn[];
+const FTS_NAMES = FTS_INDEX_COLUMNS.map((c) => c.name);
+const FTS_COLUMN_OF = new Map(ITEM_COLUMNS.map((c) => [c.name, ftsColumnOf(c)]));
+const NUMBER_KIND = new Map<string, number>(NUMBER_FIELDS.map((f) => [f.name, f.kind]));
+/** Columns whose words make the vocabulary that "Did you mean" corrects to: words people type. */
+const VOCABULARY_COLUMNS = new Set<FtsIndexColumn>(["description", "manufacturer"]);
+const VOCABULARY_WORD = /^\p{L}{3,40}$/u;
+
+/** Several part numbers in one field are separated by commas or semicolons (`A1, B2`). */
+function numbersOf(value: string): string[] {
+  return value.split(/[,;|]/).map((v) => v.trim()).filter(Boolean);
+}
 
 /** Values stored in the catalogue: documents are written already validated and typed. */
 function toSql(value: unknown): string | number | null {
@@ -26,6 +37,9 @@ export class CatalogWriter {
   private readonly insertItem: Database.Statement;
   private readonly insertFts: Database.Statement;
   private readonly insertBom: Database.Statement;
+  private readonly insertKey: Database.Statement;
+  /** Word → number of items it occurs in. */
+  private readonly vocabulary = new Map<string, number>();
 
   constructor(path: string) {
     this.db = new Database(path);
@@ -43,6 +57,7 @@ export class CatalogWriter {
     this.insertBom = this.db.prepare(
       "INSERT INTO bom (id, type, org_code, item_number, asset_number, asset_serial_number, asset_group, asset_description, quantity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     );
+    this.insertKey = this.db.prepare("INSERT INTO number_keys (key, item, kind) VALUES (?, ?, ?)");
     this.db.exec("BEGIN");
   }
 
@@ -58,12 +73,28 @@ export class CatalogWriter {
       ...ITEM_COLUMNS.map((c) => toSql(doc[c.name])),
       Object.keys(extra).length > 0 ? JSON.stringify(extra) : null,
     );
-    const fts: Record<FtsColumn, string[]> = { item_number: [], description: [], manufacturer: [], part_numbers: [] };
+    const fts = new Map<FtsIndexColumn, string[]>(FTS_NAMES.map((n) => [n, []]));
+    const words = new Set<string>();
     for (const column of ITEM_COLUMNS) {
+      const target = FTS_COLUMN_OF.get(column.name);
       const value = toSql(doc[column.name]);
-      if (column.fts && value !== null) fts[column.fts].push(String(value));
+      if (!target || value === null) continue;
+      const text = String(value);
+      fts.get(target)!.push(text);
+      const kind = NUMBER_KIND.get(column.name);
+      if (kind !== undefined) {
+        for (const number of numbersOf(text)) {
+          const key = numberKey(number);
+          if (!key) continue;
+          this.insertKey.run(key, rowid, kind);
+          // Also indexed as one token without separators: `MRO-8595736` is found as `mro8595736`.
+          if (ftsTokens(number).length > 1) fts.get(target)!.push(key);
+        }
+      }
+      if (VOCABULARY_COLUMNS.has(target)) for (const word of ftsTokens(text)) if (VOCABULARY_WORD.test(word)) words.add(word);
     }
-    this.insertFts.run(rowid, ...FTS_NAMES.map((n) => fts[n].join(" ")));
+    for (const word of words) this.vocabulary.set(word, (this.vocabulary.get(word) ?? 0) + 1);
+    this.insertFts.run(rowid, ...FTS_NAMES.map((n) => fts.get(n)!.join(" ")));
   }
 
   addBom(record: BomDoc): void {
@@ -87,6 +118,9 @@ export class CatalogWriter {
 
   /** Commits, indexes and closes the file. */
   finish(meta: Record<string, string | number> = {}): void {
+    const putWord = this.db.prepare("INSERT INTO vocabulary (term, docs) VALUES (?, ?)");
+    for (const [term, docs] of this.vocabulary) putWord.run(term, docs);
+    setRankWeights(this.db);
     createIndexes(this.db);
     writeMeta(this.db, {
       schema_version: SCHEMA_VERSION,

@@ -21,7 +21,10 @@ import { BOM_SORT_FIELDS } from "../../engine";
 import { SearchError } from "../../errors";
 import { ident, readMeta, SCHEMA_VERSION, type CatalogDb } from "./catalog-db.server";
 import { type DocValues, isCatalogField, loadDocValues, NO_VALUE } from "./doc-values.server";
-import { highlightText, matchExpression, queryTokens } from "./fts-query";
+import { asksForNothing, numberKey, partNumberKeyOf, positiveTerms, searchQuery, type QueryTree } from "../../query/query";
+import { highlightText, highlightTokens, matchExpressions } from "./fts-query";
+import { buildVocabulary, collate, type Vocabulary } from "./spelling";
+import { OPENING_KINDS } from "./schema";
 
 /** Solr's JSON facet limit, which the spec keeps. */
 export const FACET_LIMIT = 100;
@@ -35,6 +38,7 @@ interface Catalog {
   builtAt: string | null;
   docValues: Map<string, DocValues>;
   statements: Map<string, { statement: Database.Statement; columns: string[] }>;
+  vocabulary?: Vocabulary;
   fileId: string;
   readers: number;
   superseded: boolean;
@@ -85,9 +89,19 @@ function openCatalog(path: string): Catalog {
   }
 }
 
-function isEmptyQuery(q: string): boolean {
-  const trimmed = q.trim();
-  return trimmed === "" || trimmed === "*:*" || trimmed === "*";
+/** Fewer results than this, and the page offers a corrected query when one finds more. */
+export const FEW_RESULTS = 3;
+
+/** The exact-match keys of a tree: the whole query as one number, and each word holding a digit. */
+function exactKeysOf(tree: QueryTree): string[] {
+  const keys = new Set<string>();
+  const whole = partNumberKeyOf(tree);
+  if (whole) keys.add(whole);
+  for (const term of positiveTerms(tree)) {
+    const key = numberKey(term.text);
+    if (term.kind === "word" && key.length >= 3 && /\p{N}/u.test(key)) keys.add(key);
+  }
+  return [...keys].slice(0, 8);
 }
 
 const FETCH_CHUNK = 500;
@@ -186,21 +200,26 @@ export class EmbeddedEngine implements SearchEngine {
     request: { q: string; within: string[]; filters: Filter[]; sort: Sort },
     facetFields: readonly string[],
   ): Evaluation {
-    const text = [request.q, ...request.within].filter((t) => !isEmptyQuery(t)).join(" ");
-    const tokens = queryTokens(text);
+    const tree = searchQuery(request.q, request.within);
+    const { include, exclude } = matchExpressions(tree);
     let candidates: ArrayLike<number> | null = null;
-    if (text.trim() !== "") {
-      const match = matchExpression(tokens);
-      if (match === null) {
-        candidates = [];
-      } else {
-        const order = request.sort === null ? " ORDER BY rank, rowid" : "";
-        candidates = catalog.db
-          .prepare(`SELECT rowid FROM items_fts WHERE items_fts MATCH ?${order}`)
-          .pluck()
-          .all(match) as number[];
-      }
+    if (asksForNothing(request.q, request.within, tree)) {
+      candidates = [];
+    } else if (include !== null) {
+      const match = exclude === null ? include : `${include} NOT ${exclude}`;
+      const relevance = request.sort === null;
+      const order = relevance ? " ORDER BY rank, rowid" : "";
+      const matched = catalog.db.prepare(`SELECT rowid FROM items_fts WHERE items_fts MATCH ?${order}`).pluck().all(match) as number[];
+      candidates = relevance ? this.exactFirst(catalog, matched, tree) : matched;
+    } else if (exclude !== null) {
+      // Only exclusions: every item but the excluded ones, in rowid order.
+      const out = new Uint8Array(catalog.maxRowid + 1);
+      for (const rowid of catalog.db.prepare("SELECT rowid FROM items_fts WHERE items_fts MATCH ?").pluck().iterate(exclude) as Iterable<number>) out[rowid] = 1;
+      const kept: number[] = [];
+      for (let rowid = 1; rowid <= catalog.maxRowid; rowid++) if (!out[rowid]) kept.push(rowid);
+      candidates = kept;
     }
+    const tokens = highlightTokens(tree);
 
     const facetDvs = facetFields.filter(isCatalogField).map((field) => this.docValues(catalog, field));
     const counts = facetDvs.map((dv) => new Int32Array(dv.dict.length));
@@ -285,6 +304,24 @@ export class EmbeddedEngine implements SearchEngine {
     return { rows, facets, tokens };
   }
 
+  /**
+   * An exact item-number or part-number match comes first (item numbers before manufacturer part
+   * numbers before the others), then the rest in bm25 order.
+   */
+  private exactFirst(catalog: Catalog, ranked: number[], tree: QueryTree): number[] {
+    const keys = exactKeysOf(tree);
+    if (keys.length === 0 || ranked.length === 0) return ranked;
+    const hits = catalog.db
+      .prepare(`SELECT item, min(kind) AS kind FROM number_keys WHERE key IN (${keys.map(() => "?").join(",")}) GROUP BY item LIMIT 1000`)
+      .all(...keys) as { item: number; kind: number }[];
+    if (hits.length === 0) return ranked;
+    const kindOf = new Map(hits.map((h) => [h.item, h.kind]));
+    const exact = ranked.filter((rowid) => kindOf.has(rowid));
+    if (exact.length === 0) return ranked;
+    exact.sort((a, b) => kindOf.get(a)! - kindOf.get(b)!);
+    return [...exact, ...ranked.filter((rowid) => !kindOf.has(rowid))];
+  }
+
   /** Counting sort by value rank: linear in the rows, stable (ties keep rowid order), nulls last. */
   private sortRows(dv: DocValues, rows: Int32Array, descending: boolean): Int32Array {
     const ords = dv.ords;
@@ -348,7 +385,35 @@ export class EmbeddedEngine implements SearchEngine {
         highlighting[doc.id] = fields;
       }
     }
-    return { docs, total: rows.length, facets, highlighting, suggestions: [] };
+    const suggestions = rows.length < FEW_RESULTS ? this.didYouMean(catalog, request, rows.length) : [];
+    return { docs, total: rows.length, facets, highlighting, suggestions };
+  }
+
+  /**
+   * Spell-check collation from the catalogue's own words: the query with each unknown word
+   * replaced by its nearest known word, offered only when that query finds more items.
+   */
+  private didYouMean(catalog: Catalog, request: SearchRequest, total: number): string[] {
+    if (request.q.trim() === "") return [];
+    catalog.vocabulary ??= buildVocabulary(catalog.db.prepare("SELECT term, docs FROM vocabulary").raw(true).iterate() as Iterable<[string, number]>);
+    const found = (q: string) => this.evaluate(catalog, { q, within: [], filters: request.filters, sort: request.sort }, []).rows.length;
+    const better = collate(request.q, catalog.vocabulary, (q) => found(q) > total);
+    return better ? [better] : [];
+  }
+
+  /**
+   * Items whose item number or manufacturer part number is `text` (case, spaces and separators
+   * ignored), at most `limit`: a scanned or typed number opens its item.
+   */
+  async findByNumber(text: string, limit = 2): Promise<Doc[]> {
+    const key = numberKey(text);
+    if (!key) return [];
+    const catalog = this.current();
+    const rowids = catalog.db
+      .prepare(`SELECT DISTINCT item FROM number_keys WHERE key = ? AND kind IN (${OPENING_KINDS.join(",")}) ORDER BY item LIMIT ?`)
+      .pluck()
+      .all(key, Math.max(1, Math.min(limit, 10))) as number[];
+    return this.fetchDocs(catalog, rowids);
   }
 
   async *cursor(request: CursorRequest): AsyncIterable<Doc[]> {

@@ -24,6 +24,14 @@ const ITEMS: Doc[] = [
   item(8, { item_number_s: "wb44t10012", item_description_t: "broil element", category_s: "Heating Elements", attribute_status_s: "Active" }),
 ];
 
+/** Items for the forgiving search: part numbers as written, lamps and ovens. */
+const FORGIVING: Doc[] = [
+  ...ITEMS,
+  item(9, { item_number_s: "MRO-8595736", item_description_t: "Wall Oven Lamp", attribute_manufacturer_part_number_s: "DC63 17530B" }),
+  item(10, { item_number_s: "WB25X10030", item_description_t: "Oven Lamp Socket", attribute_alternate_manufacturer_part_number_s: "MRO8595736" }),
+  item(11, { item_number_s: "WB02X10011", item_description_t: "Oven Racks, Chrome", attribute_manufacturer_part_number_s: "WB25X1" }),
+];
+
 const BOMS: BomDoc[] = [
   { id: "B1", type: "asset", org_code: "LOU", item_number: "WR55X10942", asset_number: "AST-3", asset_serial_number: "S3", asset_group: "Line 2", asset_description: "Fridge line", quantity: 2 },
   { id: "B2", type: "asset", org_code: "LOU", item_number: "WR55X10942", asset_number: "AST-1", asset_serial_number: null, asset_group: "Line 1", asset_description: "Fridge line", quantity: 1 },
@@ -33,6 +41,7 @@ const BOMS: BomDoc[] = [
 
 let dir: string;
 let engine: EmbeddedEngine;
+let forgiving: EmbeddedEngine;
 
 function request(overrides: Partial<SearchRequest> = {}): SearchRequest {
   return { q: "", within: [], filters: [], sort: null, start: 0, rows: 20, facetFields: FACETS, ...overrides };
@@ -53,16 +62,21 @@ beforeAll(() => {
   BOMS.forEach((bom) => writer.addBom(bom));
   writer.finish();
   engine = new EmbeddedEngine(path.join(dir, "catalog.db"));
+  const second = new CatalogWriter(path.join(dir, "forgiving.db"));
+  FORGIVING.forEach((doc) => second.addItem(doc));
+  second.finish();
+  forgiving = new EmbeddedEngine(path.join(dir, "forgiving.db"));
 });
 
 afterAll(() => {
   engine.close();
+  forgiving.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe("EmbeddedEngine.search", () => {
   it("matches every item for an empty or match-all query, in catalogue order", async () => {
-    for (const q of ["", "  ", "*:*"]) {
+    for (const q of ["", "  ", "*:*", "*"]) {
       const response = await engine.search(request({ q }));
       expect(response.total).toBe(ITEMS.length);
       expect(numbers(response.docs)).toEqual(ITEMS.map((d) => d.item_number_s));
@@ -80,6 +94,53 @@ describe("EmbeddedEngine.search", () => {
     expect(numbers((await engine.search(request({ q: "drain pump" }))).docs)).toEqual(["WD12X10304"]);
     expect(numbers((await engine.search(request({ q: "samsung" }))).docs)).toEqual(["DA97-07365A"]);
     expect(numbers((await engine.search(request({ q: "SUP-778812" }))).docs)).toEqual(["W10295370"]);
+  });
+
+  it("stems words: plurals and singulars find each other", async () => {
+    expect(numbers((await forgiving.search(request({ q: "pumps" }))).docs)).toEqual(["WD12X10304"]);
+    expect(numbers((await forgiving.search(request({ q: "rack" }))).docs)).toEqual(["WB02X10011"]);
+    expect(numbers((await forgiving.search(request({ q: "elements" }))).docs).sort()).toEqual(["WB44T10011", "wb44t10012"]);
+  });
+
+  it("finds part numbers without separators or case, and with them", async () => {
+    for (const q of ["MRO-8595736", "mro8595736", "dc6317530b", "DC63-17530B", "DC63 17530B"]) {
+      expect(numbers((await forgiving.search(request({ q }))).docs)[0]).toBe("MRO-8595736");
+    }
+  });
+
+  it("puts an exact item number first, then a part number, then the rest by weight", async () => {
+    // MRO8595736 is item 9's number and item 10's alternate part number.
+    expect(numbers((await forgiving.search(request({ q: "mro8595736" }))).docs)).toEqual(["MRO-8595736", "WB25X10030"]);
+    // WB25X1 is item 11's manufacturer part number and a prefix of item 10's item number.
+    expect(numbers((await forgiving.search(request({ q: "WB25X1" }))).docs)).toEqual(["WB02X10011", "WB25X10030"]);
+    // An item number match weighs more than a description match.
+    expect(numbers((await forgiving.search(request({ q: "wb25x10030 OR oven" }))).docs)[0]).toBe("WB25X10030");
+  });
+
+  it("leaves out -word and -\"a phrase\", matches phrases and OR", async () => {
+    expect(numbers((await forgiving.search(request({ q: "oven -wall" }))).docs).sort()).toEqual(["WB02X10011", "WB25X10030"]);
+    expect(numbers((await forgiving.search(request({ q: 'lamp -"wall oven"' }))).docs)).toEqual(["WB25X10030"]);
+    expect(numbers((await forgiving.search(request({ q: '"oven lamp"' }))).docs).sort()).toEqual(["MRO-8595736", "WB25X10030"]);
+    expect(numbers((await forgiving.search(request({ q: "hose OR filter" }))).docs).sort()).toEqual(["W10295370", "WH23X10030"]);
+    expect((await forgiving.search(request({ q: "-oven" }))).total).toBe(FORGIVING.length - 3);
+    expect(numbers((await forgiving.search(request({ q: "oven", within: ["-wall", "-socket"] }))).docs)).toEqual(["WB02X10011"]);
+  });
+
+  it("offers a corrected query that finds more when the query finds (almost) nothing", async () => {
+    expect((await forgiving.search(request({ q: "thermistr" }))).suggestions).toEqual(["thermistor"]);
+    expect((await forgiving.search(request({ q: "drian pump" }))).suggestions).toEqual(["drain pump"]);
+    expect((await forgiving.search(request({ q: "thermistor" }))).suggestions).toEqual([]);
+    // A correction that finds nothing either is not offered.
+    expect((await forgiving.search(request({ q: "freezer thermistr -freezer" }))).suggestions).toEqual([]);
+    // Codes are never corrected.
+    expect((await forgiving.search(request({ q: "WR55X10999" }))).suggestions).toEqual([]);
+  });
+
+  it("finds the items whose item or manufacturer part number a text is, ignoring case and separators", async () => {
+    expect(numbers(await forgiving.findByNumber("wr55x10942"))).toEqual(["WR55X10942"]);
+    expect(numbers(await forgiving.findByNumber("DC6317530B"))).toEqual(["MRO-8595736"]);
+    expect(numbers(await forgiving.findByNumber(" mro-859 5736 ")).sort()).toEqual(["MRO-8595736"]);
+    expect(await forgiving.findByNumber("WR55")).toEqual([]);
   });
 
   it("ANDs search-within terms with the query", async () => {

@@ -15,7 +15,43 @@ export interface ItemColumn {
   fts?: FtsGroup;
 }
 
-/** Full-text columns and the item fields that feed them. */
+/**
+ * The full-text index's columns, in order, with their bm25 weights: item number > manufacturer
+ * part number > description > the rest (the field registry's "part numbers" group is split so the
+ * manufacturer's own number can weigh more than alternates and suppliers' numbers).
+ */
+export const FTS_INDEX_COLUMNS = [
+  { name: "item_number", weight: 10 },
+  { name: "mfr_part_number", weight: 6 },
+  { name: "description", weight: 3 },
+  { name: "other_part_numbers", weight: 1.5 },
+  { name: "manufacturer", weight: 1 },
+] as const;
+export type FtsIndexColumn = (typeof FTS_INDEX_COLUMNS)[number]["name"];
+
+const MFR_PART_NUMBER = "attribute_manufacturer_part_number_s";
+
+/** The index column an item field feeds, from its full-text group in the field registry. */
+export function ftsColumnOf(field: { name: string; fts?: FtsGroup }): FtsIndexColumn | null {
+  if (!field.fts) return null;
+  if (field.fts === "part_numbers") return field.name === MFR_PART_NUMBER ? "mfr_part_number" : "other_part_numbers";
+  return field.fts;
+}
+
+/**
+ * Part-number fields, also kept as keys without separators or case (query/numberKey) for exact
+ * look-ups: the kind orders exact matches (an item number before a manufacturer part number…).
+ */
+export const NUMBER_FIELDS = [
+  { name: "item_number_s", kind: 0 },
+  { name: MFR_PART_NUMBER, kind: 1 },
+  { name: "attribute_alternate_manufacturer_part_number_s", kind: 2 },
+  { name: "attribute_supplier_part_number_s", kind: 3 },
+] as const;
+/** Kinds that open an item when a query is exactly that number: item and manufacturer part numbers. */
+export const OPENING_KINDS = [0, 1] as const;
+
+/** Full-text groups of the field registry (for documentation and checks). */
 export const FTS_COLUMNS = FTS_GROUPS;
 
 export const ITEM_COLUMNS: readonly ItemColumn[] = CATALOG_FIELDS.map(({ name, type, fts }) => (fts ? { name, type, fts } : { name, type }));

@@ -15,7 +15,7 @@ import type { SearchConfig } from "../../search-config";
 import { FusionError, MESSAGES } from "./errors";
 import { fusionGet, fusionStatus, type FusionHttpOptions } from "./http.server";
 import { boundDoc, parseSearchResponse, parseSolrBody, parseSuggestions, toBomDoc } from "./parse-response.server";
-import { buildQuery, CURSOR_STEPS, queryStep, solrFacetField, solrPhrase } from "./query-builder";
+import { buildQuery, CURSOR_STEPS, numberQuery, queryStep, solrFacetField, solrPhrase } from "./query-builder";
 
 export interface FusionSettings {
   url: string;
@@ -180,6 +180,14 @@ export class FusionEngine implements SearchEngine {
     const { body } = await this.get(this.profileUrl(this.settings.queryProfile, params), context);
     const doc = parseSolrBody(body).response.docs[0];
     return doc ? toDoc(boundDoc(doc)) : null;
+  }
+
+  /** One cheap exact query (no facets, highlights or spell-check) for a query shaped like a part number. */
+  async findByNumber(text: string, limit: number, context?: RequestContext): Promise<Doc[]> {
+    const params = new URLSearchParams({ q: numberQuery(text), rows: String(limit), start: "0", wt: "json", fl: "*,score" });
+    if (this.settings.collection) params.set("collection", this.settings.collection);
+    const { body } = await this.get(this.profileUrl(this.settings.queryProfile, params), context);
+    return parseSolrBody(body).response.docs.map((d) => toDoc(boundDoc(d)));
   }
 
   async bom(request: BomRequest, context?: RequestContext): Promise<BomResponse> {

@@ -84,7 +84,7 @@ describe("FusionEngine.search", () => {
     expect(result.queryId).toBe("f5KGn9KPvv");
     const url = new URL(seen.requests[0]?.url ?? "");
     expect(url.pathname).toBe("/api/apps/parts/query/parts-search");
-    expect(url.searchParams.get("q")).toBe("apple");
+    expect(url.searchParams.get("q")).toBe("+apple");
     expect(url.searchParams.get("collection")).toBe("parts");
     expect(url.searchParams.get("wt")).toBe("json");
     expect(url.searchParams.getAll("fq")).toEqual(['{!tag=org_code_tag}org_code_s:("M01")']);
@@ -160,6 +160,23 @@ describe("FusionEngine.search", () => {
   });
 });
 
+describe("FusionEngine.findByNumber", () => {
+  it("asks one exact query on the item and manufacturer part numbers, without facets, highlights or spell-check", async () => {
+    let sent: URLSearchParams | undefined;
+    server.use(
+      http.get(SEARCH_URL, ({ request }) => {
+        sent = new URL(request.url).searchParams;
+        return HttpResponse.json(solrBody([{ id: "a", item_number_s: "WR55X10942" }]));
+      }),
+    );
+    const docs = await engine().findByNumber("wr55x10942", 2);
+    expect(docs.map((d) => d.item_number_s)).toEqual(["WR55X10942"]);
+    expect(sent?.get("q")).toBe('item_number_s:("wr55x10942" OR "WR55X10942") OR attribute_manufacturer_part_number_s:("wr55x10942" OR "WR55X10942")');
+    expect(sent?.get("rows")).toBe("2");
+    expect(sent?.has("json.facet") || sent?.has("hl") || sent?.has("spellcheck")).toBe(false);
+  });
+});
+
 describe("FusionEngine.search errors (core-search §8)", () => {
   const statuses: Array<[number, string, string]> = [
     [401, "unauthorized", "Authentication failed - API key may be invalid or expired"],
@@ -197,12 +214,12 @@ describe("FusionEngine.search errors (core-search §8)", () => {
     expect(error.isOutage).toBe(false);
   });
 
-  /** Solr's standard parser: an unescaped `"` opens a phrase and an unescaped `/` a regex. */
+  /** A pipeline parser that refuses the required-clause operator `+` (or an unescaped `"` or `/`). */
   const luceneParser = (seen: string[]) =>
     http.get(SEARCH_URL, ({ request }) => {
       const q = new URL(request.url).searchParams.get("q") ?? "";
       seen.push(q);
-      if (/(^|[^\\])["/]/.test(q)) return HttpResponse.json(solrError67, { status: 400 });
+      if (/(^|[^\\])["/+]/.test(q)) return HttpResponse.json(solrError67, { status: 400 });
       return HttpResponse.json(solrBody([{ id: "valve-1" }]));
     });
 
@@ -211,7 +228,7 @@ describe("FusionEngine.search errors (core-search §8)", () => {
     server.use(luceneParser(seen));
     const result = await engine().search(searchRequest({ q: '1/2" valve', within: ["brass"] }));
     expect(result.docs.map((d) => d.id)).toEqual(["valve-1"]);
-    expect(seen).toEqual(['(1/2" valve) AND brass', '(1\\/2\\" valve) AND brass']);
+    expect(seen).toEqual(['+1\\/2\\" +valve +brass', '1\\/2\\" AND valve AND brass']);
   });
 
   it("does not ask again for a 400 that is not about the text, or when plain words change nothing", async () => {
@@ -235,14 +252,14 @@ describe("FusionEngine.search errors (core-search §8)", () => {
         const params = new URL(request.url).searchParams;
         const q = params.get("q") ?? "";
         seen.push(q);
-        if (/(^|[^\\])["/]/.test(q)) return HttpResponse.json(solrError67, { status: 400 });
+        if (/(^|[^\\])["/+]/.test(q)) return HttpResponse.json(solrError67, { status: 400 });
         const mark = params.get("cursorMark");
         return HttpResponse.json({ response: { numFound: 3, start: 0, docs: mark === "*" ? [{ id: "a" }, { id: "b" }] : [{ id: "c" }] }, nextCursorMark: mark === "*" ? "AoE1" : "AoE1" });
       }),
     );
     const batches = await collect(engine().cursor({ q: '3/4" hose', within: [], filters: [], sort: null, batchSize: 2 }));
     expect(batches.flat().map((d) => d.id)).toEqual(["a", "b", "c"]);
-    expect(seen).toEqual(['3/4" hose', '3\\/4\\" hose', '3\\/4\\" hose']);
+    expect(seen).toEqual(['+3\\/4\\" +hose', '3\\/4\\" AND hose', '3\\/4\\" AND hose']);
   });
 
   it("reports a 503 with a non-JSON body as 'HTTP 503: <statusText>'", async () => {
@@ -374,7 +391,7 @@ describe("FusionEngine.cursor", () => {
       expect(p.get("sort")).toBe("item_number_s asc, id asc");
       expect(p.get("start")).toBe("0");
       expect(p.get("rows")).toBe("2");
-      expect(p.get("q")).toBe("pump");
+      expect(p.get("q")).toBe("+pump");
       expect(p.getAll("fq")).toEqual(['{!tag=org_code_tag}org_code_s:("M01")']);
       expect(p.has("json.facet")).toBe(false);
       expect(p.has("hl")).toBe(false);

@@ -1,17 +1,18 @@
 import { describe, expect, it } from "vitest";
 import type { Filter, SearchRequest } from "../../engine";
 import { HL_POST, HL_PRE } from "../../engine";
+import { parseQuery } from "../../query/query";
 import { DEFAULT_SEARCH_CONFIG } from "../../search-config";
 import {
   baseStep,
   buildQuery,
-  combinedQuery,
   CURSOR_STEPS,
   facetStep,
   filterQueries,
   filterStep,
   highlightStep,
-  neutraliseQuery,
+  luceneQuery,
+  numberQuery,
   plainWords,
   pagingStep,
   queryStep,
@@ -96,70 +97,60 @@ describe("baseStep", () => {
 
 describe("queryStep", () => {
   it("uses the match-all query *:* for an empty, blank or match-all query, and sets only q", () => {
-    for (const q of ["", "   ", "*:*", " *:* "]) {
+    for (const q of ["", "   ", "*:*", " *:* ", "*"]) {
       const params = run(queryStep, request({ q }));
       expect(params.get("q")).toBe("*:*");
       expect(keys(params)).toEqual(["q"]);
     }
   });
 
-  it("passes the trimmed query text", () => {
-    expect(run(queryStep, request({ q: "  water pump  " })).get("q")).toBe("water pump");
+  it("requires every word: the default operator is OR, so each clause carries +", () => {
+    expect(run(queryStep, request({ q: "  water pump  " })).get("q")).toBe("+water +pump");
   });
 
-  it("combines search-within terms as (main) AND (a AND b), splitting terms on whitespace", () => {
-    expect(run(queryStep, request({ q: "pump", within: ["a", "b"] })).get("q")).toBe("(pump) AND (a AND b)");
-    expect(run(queryStep, request({ q: "pump", within: ["a  b", " c "] })).get("q")).toBe("(pump) AND (a AND b AND c)");
-    expect(run(queryStep, request({ q: "pump", within: ["seal"] })).get("q")).toBe("(pump) AND seal");
+  it("renders phrases, OR groups and exclusions of the query language", () => {
+    expect(run(queryStep, request({ q: 'oven -wall "self clean" pump OR valve -"door seal"' })).get("q")).toBe(
+      '+oven +"self clean" +(pump OR valve) -wall -"door seal"',
+    );
+    expect(run(queryStep, request({ q: "-wall" })).get("q")).toBe("*:* -wall");
   });
 
-  it("uses the within terms alone when the main query is empty, and ignores blank within terms", () => {
-    expect(run(queryStep, request({ q: "", within: ["a", "b"] })).get("q")).toBe("a AND b");
-    expect(run(queryStep, request({ q: "*:*", within: ["a"] })).get("q")).toBe("a");
-    expect(run(queryStep, request({ q: "pump", within: ["  ", ""] })).get("q")).toBe("pump");
-    expect(combinedQuery("", [" "])).toBe("*:*");
+  it("joins the search-within terms to the same tree", () => {
+    expect(run(queryStep, request({ q: "pump", within: ["a", "b c"] })).get("q")).toBe("+pump +a +b +c");
+    expect(run(queryStep, request({ q: "", within: ["seal", "-x"] })).get("q")).toBe("+seal -x");
+    expect(run(queryStep, request({ q: "*:*", within: ["a"] })).get("q")).toBe("+a");
+    expect(run(queryStep, request({ q: "pump", within: ["  ", ""] })).get("q")).toBe("+pump");
   });
 
-  it("sends the text as plain words when asked: every special character escaped, operators lower-cased", () => {
+  it("finds nothing for text with nothing searchable in it", () => {
+    expect(run(queryStep, request({ q: '"' })).get("q")).toBe("-*:*");
+  });
+
+  it("escapes every special character of a word, and lower-cases the operator words", () => {
     expect(plainWords(' 1/2" valve ')).toBe('1\\/2\\" valve');
     expect(plainWords("DA96-27984B (kit) AND seal OR NOT x*")).toBe("DA96\\-27984B \\(kit\\) and seal or not x\\*");
     expect(plainWords("a:b {!join} [1 TO 2] ~ ^ ! + & | \\ ?")).toBe("a\\:b \\{\\!join\\} \\[1 TO 2\\] \\~ \\^ \\! \\+ \\& \\| \\\\ \\?");
-    expect(run(queryStep, request({ q: '1/2" valve', within: ["brass (old)"] }), { plainText: true }).get("q")).toBe('(1\\/2\\" valve) AND (brass AND \\(old\\))');
-    expect(run(queryStep, request({ q: "*:*", within: ['3/4"'] }), { plainText: true }).get("q")).toBe('3\\/4\\"');
+    expect(luceneQuery(parseQuery('1/2" MRO-8595736 AND'))).toBe('+1\\/2\\" +MRO\\-8595736 +and');
+  });
+
+  it("sends the wanted words only, ANDed, when asked for plain text", () => {
+    expect(run(queryStep, request({ q: '1/2" valve -x', within: ['"brass old"'] }), { plainText: true }).get("q")).toBe('1\\/2\\" AND valve AND brass AND old');
     expect(run(queryStep, request({ q: "" }), { plainText: true }).get("q")).toBe("*:*");
   });
 
-  it("escapes leading local params so {!join …} stays text", () => {
-    const q = run(queryStep, request({ q: "{!join from=a to=b}x" })).get("q") ?? "";
-    expect(q).toBe("\\{!join from=a to=b}x");
-    expect(hasLiveLocalParams(q)).toBe(false);
-    expect(neutraliseQuery("   {!join from=a to=b}x")).toBe("\\{!join from=a to=b}x");
+  it("keeps local params and magic fields as text, wherever they appear", () => {
+    for (const q of ["{!join from=a to=b}x", "pump {!join from=a to=b}x", 'x OR _query_:"{!join from=a to=b}y"', "_query_ :z", 'x OR _qu\\ery_:"{!join}y"']) {
+      for (const within of [[], ["seal"]]) {
+        const text = run(queryStep, request({ q, within })).get("q") ?? "";
+        expect(hasLiveLocalParams(text)).toBe(false);
+        expect(liveFields(text)).toEqual([]);
+      }
+    }
   });
 
-  it("escapes the _query_ magic field, with or without a space before the colon", () => {
-    const q = run(queryStep, request({ q: 'x OR _query_:"{!join from=a to=b}y"' })).get("q") ?? "";
-    expect(q).toBe('x OR _query_\\:"\\{!join from=a to=b}y"');
-    expect(neutraliseQuery("_query_ :z")).toBe("_query_ \\:z");
-    expect(q).not.toMatch(/_query_\s*:/);
-    expect(liveFields(q)).not.toContain("_query_");
-  });
-
-  // The lucene parser drops backslashes from a field name (discardEscapeChar) before it looks for magic fields.
-  it("escapes the _query_ magic field when the name is spelled with backslash escapes", () => {
-    const q = run(queryStep, request({ q: 'x OR _qu\\ery_:"{!join from=a to=b}y"' })).get("q") ?? "";
-    expect(liveFields(q)).not.toContain("_query_");
-  });
-
-  // Solr's lucene parser honours `{!…}` as a clause anywhere in q (QueryParser.jj: Clause → <LPARAMS>),
-  // not only at the start; ADR 005 requires that local params cannot be smuggled in.
-  it("keeps a leading {!join …} escaped when search-within terms wrap the main query in parentheses", () => {
-    const q = run(queryStep, request({ q: "{!join from=a to=b}x", within: ["seal"] })).get("q") ?? "";
-    expect(hasLiveLocalParams(q)).toBe(false);
-  });
-
-  it("escapes local params that appear after the start of the query text", () => {
-    const q = run(queryStep, request({ q: "pump {!join from=a to=b}x" })).get("q") ?? "";
-    expect(hasLiveLocalParams(q)).toBe(false);
+  it("looks numbers up exactly in the item and manufacturer part number fields", () => {
+    expect(numberQuery(" wr55x10942 ")).toBe('item_number_s:("wr55x10942" OR "WR55X10942") OR attribute_manufacturer_part_number_s:("wr55x10942" OR "WR55X10942")');
+    expect(numberQuery('A"1')).toBe('item_number_s:("A\\"1") OR attribute_manufacturer_part_number_s:("A\\"1")');
   });
 });
 
@@ -322,8 +313,9 @@ describe("highlightStep", () => {
 
 describe("spellcheckStep", () => {
   it("asks for spell-check collations for a real query", () => {
-    const params = run(spellcheckStep, request({ q: "cemera" }));
+    const params = run(spellcheckStep, request({ q: " cemera -x " }));
     expect(params.get("spellcheck")).toBe("true");
+    expect(params.get("spellcheck.q")).toBe("cemera -x");
     expect(params.get("spellcheck.collate")).toBe("true");
     expect(keys(params).every((k) => k === "spellcheck" || k.startsWith("spellcheck."))).toBe(true);
   });
@@ -342,7 +334,7 @@ describe("buildQuery", () => {
       config,
       { collection: "parts" },
     );
-    expect(params.get("q")).toBe("(pump) AND seal");
+    expect(params.get("q")).toBe("+pump +seal");
     expect(params.get("sort")).toBe("item_number_s asc");
     expect(params.get("start")).toBe("20");
     expect(params.getAll("fq")).toEqual(['{!tag=org_code_tag}org_code_s:("M01")']);

@@ -1,13 +1,15 @@
 /**
  * Fusion/Solr query parameters, built as a list of small ordered steps
  * `(params, request, config) => void`, each tested on its own (Blacklight's processor chain).
- * User text reaches Solr only as the main query (with local params neutralised) or as phrase-quoted,
+ * User text reaches Solr only as the words and phrases of the query tree (search/query), every
+ * special character escaped, with the tree's own operators (`+`, `-`, `OR`), or as phrase-quoted,
  * escaped filter values: never as query syntax of its own.
  */
 import { HIGHLIGHTED_FIELDS } from "../../catalog-fields";
 import type { Filter, SearchRequest, Sort } from "../../engine";
 import { HL_POST, HL_PRE } from "../../engine";
 import { configuredFacetFields, fieldKey, hasTypeSuffix } from "../../fields";
+import { asksForNothing, isMatchAll, positiveTerms, searchQuery, type QueryTree, type Term } from "../../query/query";
 import type { SearchConfig } from "../../search-config";
 
 export interface FusionQueryOptions {
@@ -32,20 +34,8 @@ export function solrPhrase(value: string): string {
 }
 
 /**
- * The main query text. Local params (`{!join …}`) are honoured anywhere in a lucene query, and
- * magic fields (`_query_:`, `_val_:`, even written with backslashes) embed them: every `{!` and
- * every `:` of user text is escaped, so the text can only ever be words for the pipeline's parser.
- * Field-qualified searches are not offered to users, so nothing is lost.
- */
-export function neutraliseQuery(text: string): string {
-  // Backslashes first, so user text cannot un-escape what follows.
-  return text.trim().replace(/\\/g, "\\\\").replace(/:/g, "\\:").replace(/\{!/g, "\\{!");
-}
-
-/**
- * User text as plain words for a lucene parser: every special character escaped and the
- * operators AND, OR, NOT lower-cased. `1/2" valve` would otherwise be a regex and an open phrase,
- * which Solr's standard parser refuses.
+ * One word as a lucene term: every special character escaped (`{!`, `:`, `*`, `"`, `-`…) and the
+ * operators AND, OR, NOT lower-cased, so the word can only ever be a word.
  */
 export function plainWords(text: string): string {
   return text
@@ -54,13 +44,35 @@ export function plainWords(text: string): string {
     .replace(/(^|\s)(AND|OR|NOT)(?=\s|$)/g, (_m, space: string, word: string) => space + word.toLowerCase());
 }
 
-/** Spec §5: within terms split on whitespace and ANDed; `(main) AND within`; empty main → within. */
-export function combinedQuery(q: string, within: readonly string[]): string {
-  const main = q.trim() === "*:*" ? "" : q.trim();
-  const terms = within.flatMap((w) => w.trim().split(/\s+/)).filter(Boolean);
-  const extra = terms.join(" AND ");
-  if (main && extra) return `(${main}) AND ${terms.length > 1 ? `(${extra})` : extra}`;
-  return main || extra || "*:*";
+function luceneTerm(term: Term): string {
+  return term.kind === "phrase" ? solrPhrase(term.text) : plainWords(term.text);
+}
+
+/**
+ * The tree in lucene syntax (the default operator is OR, so required clauses carry `+`):
+ * `+pump +(valve OR seal) -wall -"self clean"`; only exclusions: `*:* -wall`; nothing asked: `*:*`.
+ */
+export function luceneQuery(tree: QueryTree): string {
+  if (isMatchAll(tree)) return "*:*";
+  const parts = tree.all.map((clause) => `+${clause.length === 1 ? luceneTerm(clause[0]!) : `(${clause.map(luceneTerm).join(" OR ")})`}`);
+  if (parts.length === 0) parts.push("*:*");
+  for (const term of tree.none) parts.push(`-${luceneTerm(term)}`);
+  return parts.join(" ");
+}
+
+/** The plain-words form, for a pipeline whose parser refuses even escaped syntax: the wanted words, ANDed. */
+export function plainQuery(tree: QueryTree): string {
+  const words = positiveTerms(tree).flatMap((term) => term.text.split(/\s+/)).map(plainWords).filter(Boolean);
+  return words.length > 0 ? words.join(" AND ") : "*:*";
+}
+
+/**
+ * Items by item number or manufacturer part number, as typed and upper-cased (string fields match
+ * exactly; separators cannot be ignored without a normalised field in the index).
+ */
+export function numberQuery(text: string): string {
+  const values = [...new Set([text.trim(), text.trim().toUpperCase()])].map(solrPhrase).join(" OR ");
+  return `item_number_s:(${values}) OR attribute_manufacturer_part_number_s:(${values})`;
 }
 
 /** Relevance is `score desc`; a cursor needs the `id` tie-breaker, and sorts by `id asc` alone by default. */
@@ -77,14 +89,12 @@ export const baseStep: QueryStep = (params, _request, _config, options) => {
   if (options.collection) params.set("collection", options.collection);
 };
 
+/** Spec §5: the search-within terms join the main query's tree, all required. */
 export const queryStep: QueryStep = (params, request, _config, options) => {
-  if (options.plainText) {
-    const main = request.q.trim() === "*:*" ? "" : plainWords(request.q);
-    params.set("q", combinedQuery(main, request.within.map(plainWords)));
-    return;
-  }
-  const q = combinedQuery(request.q, request.within);
-  params.set("q", q === "*:*" ? q : neutraliseQuery(q));
+  const tree = searchQuery(request.q, request.within);
+  // Text with nothing searchable in it finds nothing, as on the embedded catalogue.
+  if (asksForNothing(request.q, request.within, tree)) params.set("q", "-*:*");
+  else params.set("q", options.plainText ? plainQuery(tree) : luceneQuery(tree));
 };
 
 export const pagingStep: QueryStep = (params, request, _config, options) => {
@@ -149,6 +159,9 @@ export const highlightStep: QueryStep = (params, request) => {
 export const spellcheckStep: QueryStep = (params, request) => {
   if (request.q.trim() === "" || request.q.trim() === "*:*") return;
   params.set("spellcheck", "true");
+  // The collation is offered as a query to type: it is made from the user's text, not from the
+  // rendered lucene query with its `+` and escapes.
+  params.set("spellcheck.q", request.q.trim());
   params.set("spellcheck.collate", "true");
   params.set("spellcheck.collateExtendedResults", "true");
 };

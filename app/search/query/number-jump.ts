@@ -1,0 +1,39 @@
+import type { Doc } from "../engine";
+import type { SearchState } from "../state";
+import { numberKey, parseQuery, partNumberKeyOf } from "./query";
+
+/**
+ * A search that is exactly one item's item number or manufacturer part number (typed, pasted or
+ * scanned, then Enter) opens that item. Only a fresh search from the search box jumps: the query
+ * alone, page 1, no filter, sort or search-within. `list=1` on the search URL (the item page's
+ * "All results for …" link) shows the list instead; it is the only parameter this adds to the
+ * URL contract, and a view parameter: it changes nothing in the results.
+ */
+export const LIST_PARAM = "list";
+
+/** The part-number key of a state that may jump, or null. */
+export function jumpKeyOf(state: SearchState, params: URLSearchParams): string | null {
+  if (params.has(LIST_PARAM)) return null;
+  if (state.page !== 1 || state.sort !== null || state.filters.length > 0 || state.within.length > 0) return null;
+  return partNumberKeyOf(parseQuery(state.q));
+}
+
+const FIELDS = ["item_number_s", "attribute_manufacturer_part_number_s"] as const;
+
+/** The one item among `docs` whose item or manufacturer part number has the key; null for none or several. */
+export function jumpTarget(docs: readonly Doc[], key: string): Doc | null {
+  const matching = docs.filter((doc) => FIELDS.some((field) => typeof doc[field] === "string" && numberKey(doc[field]) === key));
+  const ids = new Set(matching.map((doc) => doc.id));
+  return ids.size === 1 ? matching[0]! : null;
+}
+
+/** The search URL that shows the list for a query that would jump. */
+export function listHref(searchHref: string): string {
+  return `${searchHref}${searchHref.includes("?") ? "&" : "?"}${LIST_PARAM}=1`;
+}
+
+/** The query of a search URL that shows the list (`list=1`), for the item page's "All results for …". */
+export function listQueryOf(href: string): string | null {
+  const url = new URL(href, "http://x");
+  return url.searchParams.get(LIST_PARAM) === "1" ? (url.searchParams.get("q") ?? null) : null;
+}

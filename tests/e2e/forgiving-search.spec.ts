@@ -1,0 +1,51 @@
+/**
+ * Search that forgives what people type: a scanned item number opens its item, `-word` leaves
+ * words out, plurals find the singular, a misspelling offers the correction. Each test runs with
+ * and without JavaScript, with the same assertions; the rules themselves are tested in
+ * tests/integration/number-jump.test.ts and tests/relevance.
+ */
+import { expect, test } from "@playwright/test";
+import { columnTexts, currentPath, headingText, HOME_PATH, openSearch, resultsHeading, searchUrl, shownTotal, submitHeaderSearch } from "./helpers";
+
+// Item 3333 of the 5,000-item sample catalogue the suite's portal serves.
+const ITEM = "MRO-8595673";
+
+test("a scanned item number opens its item, the search one Back away and the list one link away", async ({ page }, testInfo) => {
+  await openSearch(page, testInfo, HOME_PATH);
+  // What a scanner types when the label has no hyphen, then Enter.
+  await submitHeaderSearch(page, "mro8595673");
+  await expect(page).toHaveURL(new RegExp(`/product/${ITEM}\\?`));
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(ITEM);
+
+  const allResults = page.getByRole("link", { name: "All results for “mro8595673”" });
+  await allResults.click();
+  await expect(resultsHeading(page)).toHaveText(headingText(1, "mro8595673"));
+  expect(currentPath(page)).toBe("/crib-search/search?q=mro8595673&list=1");
+
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`/product/${ITEM}\\?`));
+  await page.goBack();
+  expect(currentPath(page)).toBe(HOME_PATH);
+});
+
+test("-word leaves the word out, a plural finds the singular, a misspelling offers the correction", async ({ page }, testInfo) => {
+  await openSearch(page, testInfo, searchUrl({ q: "oven" }));
+  const ovens = await shownTotal(page);
+
+  await openSearch(page, testInfo, searchUrl({ q: "oven -wall" }));
+  const withoutWall = await shownTotal(page);
+  expect(withoutWall).toBeGreaterThan(0);
+  expect(withoutWall).toBeLessThan(ovens);
+  const descriptions = await columnTexts(page, "Item Description");
+  expect(descriptions.length).toBeGreaterThan(0);
+  for (const text of descriptions) expect(text).not.toMatch(/wall/i);
+
+  await openSearch(page, testInfo, searchUrl({ q: "ovens" }));
+  expect(await shownTotal(page)).toBe(ovens);
+
+  await openSearch(page, testInfo, searchUrl({ q: "refrigerater" }));
+  await expect(resultsHeading(page)).toHaveText(headingText(0, "refrigerater"));
+  await page.locator(".did-you-mean").getByRole("link", { name: "refrigerator", exact: true }).click();
+  await expect(resultsHeading(page)).toContainText('results for "refrigerator"');
+  expect(await shownTotal(page)).toBeGreaterThan(0);
+});

@@ -1,0 +1,112 @@
+/**
+ * A search that is exactly one item's item number or manufacturer part number opens the item (a
+ * redirect, so it works without JavaScript); the item page leads back to the list. The loaders are
+ * the app's own, on a sample catalogue.
+ */
+import fs from "node:fs";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sampleItem } from "~/search/engines/embedded/sample-data";
+import { readSignals } from "../support/signals";
+import { useTemporaryCatalog } from "./setup-catalog";
+
+const { dir } = useTemporaryCatalog(600, { SIGNALS_ENABLED: "true" });
+
+type Loader = (args: LoaderFunctionArgs) => unknown;
+let searchLoader: Loader;
+let productLoader: Loader;
+let apiSearch: Loader;
+
+beforeAll(async () => {
+  searchLoader = (await import("~/routes/crib-search.search")).loader;
+  productLoader = (await import("~/routes/product.$id")).loader;
+  apiSearch = (await import("~/routes/api.search")).loader;
+});
+
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** The search page's answer: a redirect (thrown) or the page's data. */
+async function search(query: string): Promise<{ location: string | null; rows: string[] }> {
+  try {
+    const response = (await searchLoader({ request: new Request(`http://localhost/crib-search/search?${query}`), params: {}, context: {} })) as Response;
+    const data = (await response.json()) as { view: { rows: { itemNumber: string }[] } };
+    return { location: null, rows: data.view.rows.map((r) => r.itemNumber) };
+  } catch (thrown) {
+    if (!(thrown instanceof Response)) throw thrown;
+    expect(thrown.status).toBe(302);
+    return { location: thrown.headers.get("Location"), rows: [] };
+  }
+}
+
+const item = sampleItem(11);
+const number = String(item.item_number_s);
+
+describe("a search for one item's number", () => {
+  it("opens the item, the list one click away, for the number as written, scanned, spaced or without separators", async () => {
+    for (const typed of [number, number.toLowerCase(), number.replace(/[^A-Za-z0-9]/g, ""), ` ${number} `]) {
+      const { location } = await search(new URLSearchParams({ q: typed }).toString());
+      const expectedList = `/crib-search/search?${new URLSearchParams({ q: typed.trim(), list: "1" })}`;
+      expect(location).toBe(`/product/${encodeURIComponent(number)}?${new URLSearchParams({ back: expectedList })}`);
+    }
+  });
+
+  it("opens the item for its manufacturer part number", async () => {
+    const mfr = String(item.attribute_manufacturer_part_number_s);
+    const { location } = await search(new URLSearchParams({ q: mfr }).toString());
+    expect(location?.startsWith(`/product/${encodeURIComponent(number)}?`)).toBe(true);
+  });
+
+  it("shows the list with list=1, with a filter, a sort, a later page or search-within terms", async () => {
+    for (const extra of ["&list=1", "&f=org_code:LOU", "&sort=org_code+asc", "&page=2", "&within=x"]) {
+      const { location } = await search(`q=${encodeURIComponent(number)}${extra}`);
+      expect(location?.startsWith("/product/") ?? false, extra).toBe(false);
+    }
+    expect((await search(`q=${encodeURIComponent(number)}&list=1`)).rows).toEqual([number]);
+  });
+
+  it("shows the list for words, part-number prefixes and numbers no item has", async () => {
+    for (const q of ["pump", number.slice(0, 6), "ZZ99999999", `${number} -x`]) {
+      expect((await search(new URLSearchParams({ q }).toString())).location).toBeNull();
+    }
+  });
+
+  it("records the search and the click", async () => {
+    await search(new URLSearchParams({ q: number }).toString());
+    const signals = await readSignals();
+    const search_ = signals.filter((s) => s.type === "search" && s.data.query === number).at(-1);
+    const click = signals.filter((s) => s.type === "click" && s.data.docId === item.id).at(-1);
+    expect(search_?.data).toMatchObject({ numResults: 1 });
+    expect(click?.data).toMatchObject({ position: 0, query: number, action: "number_jump" });
+  });
+
+  it("gives the item page an 'All results for' link to the list, only when it came from a jump", async () => {
+    const back = `/crib-search/search?${new URLSearchParams({ q: number, list: "1" })}`;
+    const opened = (await productLoader({ request: new Request(`http://localhost/product/${number}?${new URLSearchParams({ back })}`), params: { id: number }, context: {} })) as {
+      allResults: { query: string; href: string } | null;
+    };
+    expect(opened.allResults).toEqual({ query: number, href: back });
+    const plain = (await productLoader({ request: new Request(`http://localhost/product/${number}?back=/crib-search/search?q=pump`), params: { id: number }, context: {} })) as {
+      allResults: unknown;
+    };
+    expect(plain.allResults).toBeNull();
+  });
+});
+
+describe("the API's query tree", () => {
+  const api = async (params: Record<string, string>) =>
+    (await apiSearch({ request: new Request(`http://localhost/api/search?${new URLSearchParams(params)}`), params: {}, context: {} })) as Response;
+
+  it("takes the tree as JSON in place of q", async () => {
+    const tree = { all: [[{ kind: "word", text: "oven" }]], none: [{ kind: "word", text: "wall" }] };
+    const byTree = (await (await api({ query: JSON.stringify(tree), rows: "100" })).json()) as { data: { numFound: number } };
+    const byText = (await (await api({ q: "oven -wall", rows: "100" })).json()) as { data: { numFound: number } };
+    expect(byTree.data.numFound).toBeGreaterThan(0);
+    expect(byTree.data.numFound).toBe(byText.data.numFound);
+  });
+
+  it("refuses a tree that is not one, with a 400", async () => {
+    for (const query of ["{", '{"all":"x"}', JSON.stringify({ all: [[{ kind: "regex", text: "a" }]], none: [] })]) {
+      expect((await api({ query })).status).toBe(400);
+    }
+  });
+});
