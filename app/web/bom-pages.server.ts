@@ -19,6 +19,7 @@ import { exportCsvPath, HOME_PATH, isSearchPath, itemPath } from "~/search/paths
 import { parseSearchParams } from "~/search/state";
 import { requireUser } from "./auth.server";
 import { logFailure } from "./log.server";
+import { recordSignal } from "./signals.server";
 
 /** What the BOM and Where Used pages share: the item from the path, the way back, one section's page. */
 
@@ -200,8 +201,17 @@ export async function loadWhereUsed(request: Request, rawItem: string | undefine
   const url = new URL(request.url);
   const back = backParam(url);
   const context = { requestId: requestIdOf(request), signal: request.signal };
-  if (url.searchParams.get("via") === "pdp_where_used") void services().signals.click("pdp_where_used", { itemNumber: item });
+  const fromItemPage = url.searchParams.get("via") === "pdp_where_used";
   url.searchParams.delete("via");
+  // Usage signals (issue 22): the item page's "View Where Used", for an item that exists.
+  if (fromItemPage) {
+    const { search, signals } = services();
+    signals.track(
+      search
+        .getProduct(item, { requestId: context.requestId })
+        .then(({ value }) => value && recordSignal(request, { type: "click", data: { action: "pdp_where_used", docId: value.id, itemNumber: item } })),
+    );
+  }
   try {
     const [asset, pm] = await Promise.all(WHERE_USED_SECTIONS.map((spec) => loadBomSection(item, spec, url, context)));
     return { item, back, crumbs: crumbsFor(back, item), sections: [asset!, pm!], exportBase: exportCsvPath("/where-used", item) };

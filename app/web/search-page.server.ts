@@ -12,6 +12,10 @@ import { goToPage, parseSearchParams, searchHref, serializeSearchState, withQuer
 import { requireUser } from "./auth.server";
 import { logFailure } from "./log.server";
 import { addRecentSearch, readRecentSearches, serializeRecentSearches } from "./recent-searches.server";
+// Usage signals (issue 22).
+import { MAX_FILTERS } from "~/signals/model.server";
+import { recordSignal } from "./signals.server";
+import { facetClickOf } from "./signals-facets.server";
 
 /**
  * Forms without JavaScript send untrimmed queries, defaults and parameters in form order; bad
@@ -50,20 +54,22 @@ function exportMenuOf(state: SearchState, config: SearchConfig, shown: number, t
   return { allHref: href("all"), pageHref: href("page"), shown, total };
 }
 
-/** The usage signal of a search; with Fusion's query id when Fusion answered. */
-function recordSearch(state: SearchState, answer: Answer<SearchResponse>, queryId: string | undefined): void {
-  void services().signals.record({
+/** The usage signals of a search (and of the facet click that led to it); with Fusion's query id when Fusion answered. */
+function recordSearch(request: Request, state: SearchState, answer: Answer<SearchResponse>, queryId: string | undefined): void {
+  void recordSignal(request, {
     type: "search",
     data: {
       query: state.q,
       numResults: answer.value.total,
       searchTime: Math.round(answer.engineMs),
-      filters: state.filters.map((f) => ({ field: f.field, value: f.value, type: f.type })),
+      filters: state.filters.slice(0, MAX_FILTERS).map((f) => ({ field: f.field, value: f.value, type: f.type })),
       page: state.page,
       engine: answer.engine,
       ...(queryId ? { fusionQueryId: queryId } : {}),
     },
   });
+  const facet = facetClickOf(request, state, services().searchConfig);
+  if (facet) void recordSignal(request, { type: "facet", data: facet });
 }
 
 /** Loads a search results page from its URL: the search route and the home page share it. */
@@ -99,7 +105,7 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
       ...(queryId ? { queryId } : {}),
     });
     // A search, not the home page's list nor a dialog or a facet's value search over the same results.
-    if (!options.home && ![...url.searchParams.keys()].some(isViewParam)) recordSearch(state, answer, queryId);
+    if (!options.home && ![...url.searchParams.keys()].some(isViewParam)) recordSearch(request, state, answer, queryId);
     const headers = new Headers({
       "Server-Timing": `engine;dur=${answer.engineMs.toFixed(1)}, app;dur=${(performance.now() - started - answer.engineMs).toFixed(1)}`,
       "Cache-Control": "private, no-store",
