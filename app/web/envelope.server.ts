@@ -38,8 +38,11 @@ export interface EnvelopeOptions {
   /** Sign-in requests and POSTs per minute per client; 0 turns the limit off. */
   signInsPerMinute?: number;
   now?: () => number;
-  /** Origins whose pages may read the API (the embeddable widgets), with credentials when sign-in is on. */
-  embed?: { origins: string[]; credentials: boolean };
+  /**
+   * Origins whose pages may read the API (the embeddable widgets). Always with credentials: the
+   * widgets send the browser's cookies, which with sign-in on is how the API knows the user.
+   */
+  embed?: { origins: string[] };
 }
 
 const METHODS = new Set(["GET", "HEAD", "POST"]);
@@ -160,7 +163,7 @@ export function createEnvelope(options: EnvelopeOptions): (request: EnvelopeRequ
       headers.Vary = "Origin";
       if (origin && options.embed.origins.includes(origin)) {
         headers["Access-Control-Allow-Origin"] = origin;
-        if (options.embed.credentials) headers["Access-Control-Allow-Credentials"] = "true";
+        headers["Access-Control-Allow-Credentials"] = "true";
       }
     }
     return { headers, refusal: null, cspNonce };

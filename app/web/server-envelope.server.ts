@@ -18,7 +18,7 @@ export function serverEnvelope() {
     imageHosts: config.imageHosts,
     requestsPerMinute: config.rateLimits.requestsPerMinute,
     signInsPerMinute: config.rateLimits.signInsPerMinute,
-    embed: { origins: config.embedOrigins, credentials: config.sso !== null },
+    embed: { origins: config.embedOrigins },
   });
   return {
     check,

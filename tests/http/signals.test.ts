@@ -130,7 +130,7 @@ describe("CORS for the widgets (EMBED_ORIGINS)", () => {
     expect(allowed.status).toBe(200);
     expect(allowed.headers.get("access-control-allow-origin")).toBe("http://widgets.example:8080");
     expect(allowed.headers.get("vary")).toMatch(/Origin/);
-    expect(allowed.headers.get("access-control-allow-credentials")).toBeNull();
+    expect(allowed.headers.get("access-control-allow-credentials")).toBe("true");
     const other = await fetch(`${portal.url}/api/search?q=pump&rows=1`, { headers: { Origin: "http://evil.example" } });
     expect(other.headers.get("access-control-allow-origin")).toBeNull();
     const page = await fetch(`${portal.url}/crib-search`, { headers: { Origin: "http://widgets.example:8080" } });
