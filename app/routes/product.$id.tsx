@@ -5,6 +5,7 @@ import { AppLink } from "~/components/nav";
 import { RouteErrorPanel } from "~/components/route-error-panel";
 import { ProductImage } from "~/components/product-image";
 import { loadProductPage } from "~/web/product-page.server";
+import { useViewDuration } from "~/signals/view-duration";
 
 export function loader({ request, params }: LoaderFunctionArgs) {
   return loadProductPage(request, params.id);
@@ -16,6 +17,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export default function ProductPage() {
   const p = useLoaderData<typeof loader>();
+  useViewDuration(p.signals.docId, p.signals.enabled);
   const { prev, next, position, total } = p.neighbours;
   return (
     <article className="product" aria-labelledby="product-title">

@@ -119,6 +119,8 @@ export async function loadProductPage(request: Request, rawId: string | undefine
     bomHref: withBack(bomPath(itemNumber), self),
     neighbours,
     degraded,
+    // Usage signals: the browser reports the time spent on the page (app/signals/view-duration.ts).
+    signals: { docId: product.id, enabled: services().signals.enabled },
   };
   return page;
 }
