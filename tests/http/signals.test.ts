@@ -42,6 +42,10 @@ describe("the signals session cookie", () => {
     const forged = await get("/crib-search", { headers: { Cookie: `${pair!.slice(0, -3)}abc` } });
     expect(forged.headers.getSetCookie().filter((c) => c.startsWith("crib-sid="))).toHaveLength(1);
     expect((await get("/build/does-not-exist.js")).headers.getSetCookie()).toEqual([]);
+    // The widgets' script is cached by anyone: it carries no one's cookie.
+    const script = await get("/embed/widgets.js");
+    expect(script.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(script.headers.getSetCookie()).toEqual([]);
   });
 });
 
