@@ -12,8 +12,6 @@
  *    batches of 10: signals per second.
  * 3. /analytics?days=90 over 1,000,000 signals of 90 days: p95 of 200 requests, 4 at a time
  *    (target ≤ 300 ms).
- *
- * The build must be current (`npx remix build`).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -22,12 +20,12 @@ import { buildSampleCatalog } from "../app/search/engines/embedded/catalog-build
 import { SignalForwarder } from "../app/signals/forwarder.server";
 import type { Signal } from "../app/signals/model.server";
 import { Signals } from "../app/signals/signals.server";
+import { buildApp } from "./build";
 import { median, percentile, table } from "./lib";
 import { startServer, startStandIn, type RunningServer } from "./server";
 
 const OUT = path.resolve("bench/out");
 const CATALOG = path.join(OUT, "catalog-5000.db");
-const SERVER_BUILD = path.resolve("build/index.js");
 const SECONDS = Number(process.env.SIGNALS_BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.SIGNALS_BENCH_ROUNDS ?? 3);
 const PAGE = "/crib-search/search?q=pump&f=org_code:LOU";
@@ -35,7 +33,8 @@ const ANALYTICS_SIGNALS = Number(process.env.SIGNALS_BENCH_ANALYTICS ?? 1_000_00
 
 fs.mkdirSync(OUT, { recursive: true });
 if (!fs.existsSync(CATALOG)) buildSampleCatalog(CATALOG, { items: 5000 });
-if (!fs.existsSync(SERVER_BUILD)) throw new Error("No build: run `npx remix build` first.");
+// The app as `npm start` serves it, built into bench/out (bench/build.ts), never into build/.
+const SERVER_BUILD = buildApp({ name: "build-signals" });
 
 /** A folder of its own with a copy of the catalogue: each portal keeps its signals beside it. */
 function portalDir(name: string): string {
