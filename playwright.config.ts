@@ -115,7 +115,8 @@ export default defineConfig({
     })),
   ],
   webServer: [
-    portal(PORT),
+    // The widgets' foreign pages (tests/e2e/embed.spec.ts) are served from PORT + 70 (js) and + 71 (nojs).
+    portal(PORT, { EMBED_ORIGINS: `${url(PORT + 70)},${url(PORT + 71)}` }),
     ...(["js", "nojs"] as const).flatMap((name) => {
       const ports = FUSION_RIGS[name];
       return [

@@ -87,3 +87,19 @@ describe("parseConfig", () => {
     expect(parseConfig({ SIGNALS_ENABLED: "off" }).signalsEnabled).toBe(false);
   });
 });
+
+// Usage signals and the embeddable widgets (issue 22).
+describe("signals and widgets settings", () => {
+  it("keep signals 90 days and allow no other origin by default", () => {
+    expect(parseConfig({})).toMatchObject({ signalsRetentionDays: 90, embedOrigins: [] });
+  });
+
+  it("read the widgets' origins as a list, and name a bad one", () => {
+    expect(parseConfig({ EMBED_ORIGINS: "https://Intranet.example.com, http://127.0.0.1:8080" }).embedOrigins).toEqual([
+      "https://intranet.example.com",
+      "http://127.0.0.1:8080",
+    ]);
+    expect(() => parseConfig({ EMBED_ORIGINS: "https://intranet.example.com/path" })).toThrow(/EMBED_ORIGINS: expected origins/);
+    expect(() => parseConfig({ SIGNALS_RETENTION_DAYS: "0" })).toThrow(/SIGNALS_RETENTION_DAYS/);
+  });
+});

@@ -64,6 +64,9 @@ export const EnvSchema = z
     EXPORT_CAP: positiveInt(50_000, 1_000_000),
     SIGNALS_ENABLED: booleanFromEnv.default(true),
     TYPEAHEAD_ENABLED: booleanFromEnv.default(false),
+    // Usage signals and the widgets (issue 22).
+    SIGNALS_RETENTION_DAYS: positiveInt(90, 3650),
+    EMBED_ORIGINS: commaList(z.string().regex(/^https?:\/\/[a-z0-9.-]+(:\d+)?$/i, "expected origins such as https://intranet.example.com")).optional(),
     DEBUG_PAGES: booleanFromEnv.default(true),
     // Per client and minute; 0 turns a limit off.
     RATE_LIMIT_PER_MINUTE: z.coerce.number({ error: "expected a whole number" }).int().min(0).max(1_000_000).default(1200),
@@ -110,6 +113,10 @@ export interface AppConfig {
   /** The most records any export writes. */
   exportCap: number;
   signalsEnabled: boolean;
+  /** Days forwarded signals are kept for /analytics. */
+  signalsRetentionDays: number;
+  /** Origins whose pages may use the widgets against /api (CORS). */
+  embedOrigins: string[];
   /** The spec keeps type-ahead off; the suggest call exists behind this switch. */
   typeaheadEnabled: boolean;
   /** /debug and /okta-debug (secrets are always redacted). */
@@ -171,6 +178,8 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     exportLimit: e.EXPORT_LIMIT,
     exportCap: e.EXPORT_CAP,
     signalsEnabled: e.SIGNALS_ENABLED,
+    signalsRetentionDays: e.SIGNALS_RETENTION_DAYS,
+    embedOrigins: (e.EMBED_ORIGINS ?? []).map((origin) => origin.toLowerCase()),
     typeaheadEnabled: e.TYPEAHEAD_ENABLED,
     debugPages: e.DEBUG_PAGES,
     rateLimits: { requestsPerMinute: e.RATE_LIMIT_PER_MINUTE, signInsPerMinute: e.SIGN_IN_RATE_LIMIT_PER_MINUTE },

@@ -17,7 +17,7 @@ import { EmbeddedEngine } from "./search/engines/embedded/embedded-engine.server
 import { FusionEngine } from "./search/engines/fusion/fusion-engine.server";
 import { searchConfigWith, type SearchConfig } from "./search/search-config";
 import { SearchService } from "./search/service";
-import { SignalLog } from "./signals/signals.server";
+import { Signals } from "./signals/signals.server";
 
 export interface Services {
   config: AppConfig;
@@ -28,8 +28,8 @@ export interface Services {
    * backup is a product backend (`BACKEND_URL`): then nothing local is built or opened.
    */
   catalogue: EmbeddedEngine | null;
-  /** Usage signals, in a log next to the catalogue. */
-  signals: SignalLog;
+  /** Usage signals: the outbox beside the catalogue, its forwarding to Fusion, what /analytics reads. */
+  signals: Signals;
   /** Single sign-on; null when it is off, and everyone counts as signed in with no user. */
   auth: Auth | null;
 }
@@ -44,8 +44,23 @@ export function createServices(config: AppConfig): Services {
   const breaker = config.fusion
     ? new CircuitBreaker({ failureThreshold: config.fusion.breakerThreshold, cooldownMs: config.fusion.breakerCooldownMs })
     : new CircuitBreaker();
-  const signals = new SignalLog({ file: path.join(path.dirname(config.catalogDb), "signals.jsonl"), enabled: config.signalsEnabled });
+  const signals = signalsOf(config);
   return { config, searchConfig, search: new SearchService(searchConfig, { primary, fallback }, breaker), catalogue, signals, auth: authOf(config) };
+}
+
+/** The signals outbox in a file of its own beside the catalogue (imports replace the catalogue's file). */
+function signalsOf(config: AppConfig): Signals {
+  const dir = path.dirname(config.catalogDb);
+  const { fusion } = config;
+  return new Signals({
+    enabled: config.signalsEnabled,
+    file: path.join(dir, "signals.db"),
+    retentionDays: config.signalsRetentionDays,
+    legacyLog: path.join(dir, "signals.jsonl"),
+    forwarding: fusion
+      ? { url: fusion.url, collection: fusion.collection ?? fusion.app, ...(fusion.apiKey ? { apiKey: fusion.apiKey } : {}), timeoutMs: Math.min(fusion.timeoutMs, 10_000) }
+      : null,
+  });
 }
 
 function embeddedCatalogue(config: AppConfig): EmbeddedEngine {

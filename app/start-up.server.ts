@@ -22,6 +22,12 @@ export function startUp(): void {
     throw error;
   }
   setImmediate(() => {
+    // Usage signals: forwarding to Fusion and pruning run in every server process (the outbox is shared).
+    try {
+      services().signals.start();
+    } catch (error) {
+      console.error("Usage signals could not start:", error);
+    }
     try {
       const { catalogue, searchConfig, config } = services();
       if (!catalogue) return;

@@ -34,6 +34,12 @@ app.use((req, res, next) => {
   for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
   if (!verdict.refusal) {
     res.locals.cspNonce = verdict.cspNonce;
+    // Usage signals: the visitor's session (a cookie made on the first page) for the app to read.
+    if (!/^\/(build\/|favicon\.|embed\/widgets\.js$)/.test(req.path)) {
+      const session = envelope.signalSession(req.headers, request.client);
+      Object.assign(req.headers, session.requestHeaders);
+      if (session.setCookie) res.append("Set-Cookie", session.setCookie);
+    }
     return next();
   }
   const answer = envelope.refuse(request, verdict);

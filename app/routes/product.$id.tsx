@@ -6,6 +6,7 @@ import { RouteErrorPanel } from "~/components/route-error-panel";
 import { ProductImage } from "~/components/product-image";
 import { PrintDate } from "~/components/print-date";
 import { loadProductPage } from "~/web/product-page.server";
+import { useViewDuration } from "~/signals/view-duration";
 
 export function loader({ request, params }: LoaderFunctionArgs) {
   return loadProductPage(request, params.id);
@@ -17,6 +18,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export default function ProductPage() {
   const p = useLoaderData<typeof loader>();
+  useViewDuration(p.signals.docId, p.signals.enabled);
   const { prev, next, position, total } = p.neighbours;
   return (
     <article className="product" aria-labelledby="product-title">

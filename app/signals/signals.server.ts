@@ -1,59 +1,199 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
-import path from "node:path";
-import { z } from "zod";
+import { SignalForwarder, type ForwarderOptions } from "./forwarder.server";
+import { SignalSchema, type ClientSignal, type Signal, type SignalInput } from "./model.server";
+import { dayOf, SqliteSignalStore } from "./store.server";
 
-/** Usage signals (details-bom-signin §3), recorded on the server so they exist without JavaScript. */
-export const SignalSchema = z.object({
-  id: z.string().default(() => randomUUID()),
-  type: z.enum(["search", "click", "view", "conversion"]),
-  timestamp: z.string().default(() => new Date().toISOString()),
-  sessionId: z.string().max(200).optional(),
-  userId: z.string().max(200).optional(),
-  data: z.record(z.string(), z.unknown()),
-});
-export type Signal = z.infer<typeof SignalSchema>;
-export type SignalInput = z.input<typeof SignalSchema>;
+export type { Signal, SignalInput } from "./model.server";
+
+/** Who a signal is from, as the web layer has established it. */
+export interface SignalContext {
+  /** The visitor's session (the signals cookie); null when there is none yet. */
+  sessionId: string | null;
+  /** The signed-in user; null with sign-in off or nobody signed in. */
+  userId: string | null;
+  /** What the duplicate and flood checks count by: the session, or the client when it has no valid session. */
+  identity: string;
+}
+
+export interface SignalsOptions {
+  enabled: boolean;
+  /** The outbox's SQLite file. */
+  file: string;
+  retentionDays: number;
+  /** Fusion's Signals API; null keeps signals local. */
+  forwarding: Omit<ForwarderOptions, "now"> | null;
+  /** Signals a minute one identity may cause; the rest are dropped and counted. */
+  perMinute?: number;
+  /** Within this, a second click or view of the same item by the same identity is not counted. */
+  repeatWindowMs?: number;
+  /** signals.jsonl of earlier versions, imported once when present. */
+  legacyLog?: string;
+  now?: () => number;
+}
+
+export type Outcome = "recorded" | "repeat" | "dropped" | "off" | "invalid";
 
 /**
- * The signal log: one JSON object per line, appended in order. Writes are serialised so lines
- * never interleave; a failure is logged and never breaks the page that caused the signal.
+ * What makes a signal the repeat of one counted shortly before: a click or view of the same item
+ * (a reload, the browser's Back and Forward, a replayed link), the same facet click (a reload).
  */
-export class SignalLog {
-  private pending = Promise.resolve();
+function repeatKey(input: SignalInput): string | null {
+  switch (input.type) {
+    case "click":
+      return `click:${input.data.action ?? "result"}:${input.data.docId}`;
+    case "view":
+      return `view:${input.data.docId}`;
+    case "facet":
+      return `facet:${JSON.stringify([input.data.action, input.data.facetName, input.data.facetValue, input.data.query])}`;
+    default:
+      return null;
+  }
+}
 
-  constructor(private readonly settings: { file: string; enabled: boolean }) {}
+/**
+ * The portal's usage signals: recorded into the outbox, forwarded to Fusion in the background,
+ * read by `/analytics`. Recording is synchronous (one SQLite insert) and never throws into the
+ * page that causes it.
+ */
+export class Signals {
+  readonly store: SqliteSignalStore;
+  readonly forwarder: SignalForwarder | null;
+  private readonly perMinute: number;
+  private readonly repeatWindowMs: number;
+  private readonly now: () => number;
+  private readonly minutes = new Map<string, { minute: number; n: number }>();
+  private pruneTimer: NodeJS.Timeout | null = null;
+  private pending: Promise<unknown> = Promise.resolve();
 
-  get file(): string {
-    return this.settings.file;
+  constructor(readonly options: SignalsOptions) {
+    this.now = options.now ?? Date.now;
+    this.perMinute = options.perMinute ?? 120;
+    this.repeatWindowMs = options.repeatWindowMs ?? 30 * 60_000;
+    this.store = new SqliteSignalStore(options.file);
+    this.forwarder = options.forwarding ? new SignalForwarder(this.store, { ...options.forwarding, now: this.now }) : null;
+    if (options.legacyLog) this.importLegacy(options.legacyLog);
   }
 
-  record(input: SignalInput): Promise<void> {
-    if (!this.settings.enabled) return Promise.resolve();
-    const parsed = SignalSchema.safeParse(input);
-    if (!parsed.success) {
-      console.error("Signal dropped: invalid", parsed.error.issues);
-      return Promise.resolve();
-    }
-    const line = `${JSON.stringify(parsed.data)}\n`;
-    const { file } = this.settings;
-    this.pending = this.pending
-      .then(() => fs.promises.mkdir(path.dirname(file), { recursive: true }))
-      .then(() => fs.promises.appendFile(file, line))
-      .catch((error: unknown) => console.error("Signal could not be written:", error));
-    return this.pending;
-  }
-
-  /** An action on a page (an export, a link to another page) as a click signal. */
-  click(action: string, data: Record<string, unknown>): Promise<void> {
-    return this.record({ type: "click", data: { action, ...data } });
+  get enabled(): boolean {
+    return this.options.enabled;
   }
 
   /**
-   * Resolves once every signal recorded so far is written (or has failed to be): pages record
-   * signals without waiting, so a reader of the log waits for this first.
+   * Records a signal the server has seen happen. A click or view of an item the same identity
+   * opened within the repeat window is the one already counted; past the per-minute cap, signals
+   * are dropped and counted.
    */
-  written(): Promise<void> {
+  record(input: SignalInput, context: SignalContext): Outcome {
+    if (!this.options.enabled) return "off";
+    try {
+      const now = this.now();
+      const key = repeatKey(input);
+      if (key && this.store.seen(context.identity, key, this.repeatWindowMs, now)) return "repeat";
+      if (!this.allow(context.identity, 1, now)) return "dropped";
+      const parsed = SignalSchema.safeParse({
+        ...input,
+        id: randomUUID(),
+        timestamp: new Date(now).toISOString(),
+        sessionId: context.sessionId,
+        userId: context.userId,
+      });
+      if (!parsed.success) {
+        console.error("Signal dropped: invalid", parsed.error.issues);
+        return "invalid";
+      }
+      this.store.insert([parsed.data], "server");
+      this.forwarder?.kick();
+      return "recorded";
+    } catch (error) {
+      console.error("Signal could not be recorded:", error);
+      return "invalid";
+    }
+  }
+
+  /**
+   * Stores a browser's batch (already validated) under the server's session and user: a replayed
+   * batch stores nothing twice. Returns how many were new, or null when the identity is over its cap.
+   */
+  acceptFromClient(signals: readonly ClientSignal[], context: SignalContext): number | null {
+    if (!this.allow(context.identity, signals.length, this.now())) return null;
+    const full = signals.map((s) => SignalSchema.parse({ ...s, sessionId: context.sessionId, userId: context.userId }));
+    const added = this.store.insert(full, "client");
+    if (added) this.forwarder?.kick();
+    return added;
+  }
+
+  /** Whether `identity` may add `n` signals this minute; what is refused is counted as dropped. */
+  private allow(identity: string, n: number, now: number): boolean {
+    const minute = Math.floor(now / 60_000);
+    const entry = this.minutes.get(identity);
+    const current = entry && entry.minute === minute ? entry : { minute, n: 0 };
+    if (current.n + n > this.perMinute) {
+      this.store.countDropped(dayOf(now), n);
+      return false;
+    }
+    current.n += n;
+    this.minutes.set(identity, current);
+    if (this.minutes.size > 50_000) for (const [key, value] of this.minutes) if (value.minute !== minute) this.minutes.delete(key);
+    return true;
+  }
+
+  /** Starts forwarding (when Fusion is configured) and the daily pruning; the server process calls it. */
+  start(): void {
+    this.forwarder?.start();
+    if (this.pruneTimer) return;
+    this.prune();
+    this.pruneTimer = setInterval(() => this.prune(), 60 * 60_000);
+    this.pruneTimer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.pruneTimer) clearInterval(this.pruneTimer);
+    this.pruneTimer = null;
+    await this.forwarder?.stop();
+  }
+
+  prune(): number {
+    const now = this.now();
+    try {
+      return this.store.prune(now - this.options.retentionDays * 86_400_000, { forwarding: this.forwarder !== null, seenBefore: now - this.repeatWindowMs });
+    } catch (error) {
+      console.error("Signals could not be pruned:", error);
+      return 0;
+    }
+  }
+
+  /** Work under way that records a signal (the web layer's lookups of session and user). */
+  track(work: Promise<unknown>): void {
+    this.pending = Promise.all([this.pending, work.catch(() => undefined)]);
+  }
+
+  /** Resolves when every signal whose recording has started has landed (tests). */
+  settled(): Promise<unknown> {
     return this.pending;
+  }
+
+  /** Earlier versions appended signals to a JSON-lines file: imported once, then renamed aside. */
+  private importLegacy(file: string): void {
+    if (!fs.existsSync(file)) return;
+    try {
+      const signals: Signal[] = [];
+      for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+        if (!line.trim()) continue;
+        try {
+          const raw = JSON.parse(line) as Record<string, unknown>;
+          const data = (raw.data ?? {}) as Record<string, unknown>;
+          const parsed = SignalSchema.safeParse({ sessionId: null, userId: null, ...raw, data: { ...data, docId: data.docId ?? data.itemNumber } });
+          if (parsed.success) signals.push(parsed.data);
+        } catch {
+          // A torn last line of the old log is no signal.
+        }
+      }
+      this.store.insert(signals, "server");
+      fs.renameSync(file, `${file}.imported`);
+      console.log(`Signals: imported ${signals.length} signals from ${file}`);
+    } catch (error) {
+      console.error(`Signals: ${file} could not be imported:`, error);
+    }
   }
 }

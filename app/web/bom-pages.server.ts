@@ -21,6 +21,7 @@ import { parseSearchParams } from "~/search/state";
 import { requireUser } from "./auth.server";
 import { backupOf } from "./backup.server";
 import { logFailure } from "./log.server";
+import { recordSignal } from "./signals.server";
 
 /** What the BOM and Where Used pages share: the item from the path, the way back, one section's page. */
 
@@ -227,12 +228,18 @@ export async function loadWhereUsed(request: Request, rawItem: string | undefine
   const back = backParam(url);
   const searchBack = searchBackOf(back);
   const context = { requestId: requestIdOf(request), signal: request.signal };
-  if (url.searchParams.get("via") === "pdp_where_used") void services().signals.click("pdp_where_used", { itemNumber: item });
+  const fromItemPage = url.searchParams.get("via") === "pdp_where_used";
   url.searchParams.delete("via");
   // The item itself only names the page: when its look-up fails the page goes on without it.
   const product = services()
     .search.getProduct(item, context)
     .then((answer) => answer.value, () => undefined);
+  // Usage signals: the item page's "View Where Used", for an item that exists.
+  if (fromItemPage) {
+    services().signals.track(
+      product.then((value) => value && recordSignal(request, { type: "click", data: { action: "pdp_where_used", docId: value.id, itemNumber: item } })),
+    );
+  }
   let sections;
   try {
     sections = await Promise.all(WHERE_USED_SECTIONS.map((spec) => loadBomSection(item, spec, url, context)));

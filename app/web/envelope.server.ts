@@ -38,6 +38,11 @@ export interface EnvelopeOptions {
   /** Sign-in requests and POSTs per minute per client; 0 turns the limit off. */
   signInsPerMinute?: number;
   now?: () => number;
+  /**
+   * Origins whose pages may read the API (the embeddable widgets). Always with credentials: the
+   * widgets send the browser's cookies, which with sign-in on is how the API knows the user.
+   */
+  embed?: { origins: string[] };
 }
 
 const METHODS = new Set(["GET", "HEAD", "POST"]);
@@ -151,6 +156,15 @@ export function createEnvelope(options: EnvelopeOptions): (request: EnvelopeRequ
     if (general && !ASSETS.test(path)) {
       const wait = general.take(request.client);
       if (wait > 0) return refuse(429, "Too many requests. Please wait a moment and try again.", { "Retry-After": String(wait) });
+    }
+    // The widgets on an allowed origin's pages read the API (GET only: posts stay same-site).
+    const origin = header(request.headers, "origin")?.toLowerCase();
+    if (options.embed && (method === "GET" || method === "HEAD") && /^\/api\//.test(path)) {
+      headers.Vary = "Origin";
+      if (origin && options.embed.origins.includes(origin)) {
+        headers["Access-Control-Allow-Origin"] = origin;
+        headers["Access-Control-Allow-Credentials"] = "true";
+      }
     }
     return { headers, refusal: null, cspNonce };
   };

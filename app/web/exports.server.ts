@@ -14,12 +14,13 @@ import { BOM_FIELDS, BOM_TYPE_LABEL } from "~/search/catalog-fields";
 import { services } from "~/registry.server";
 import type { BomDoc, BomType, Doc, RequestContext, SearchRequest } from "~/search/engine";
 import { bomPath, HOME_PATH, productPath, SEARCH_PATH, whereUsedPath } from "~/search/paths";
-import { externalUrlOf, specificationOf } from "~/search/product-view";
+import { externalUrlOf, specificationOf, titleOf } from "~/search/product-view";
 import { userMessageOf } from "~/search/errors";
 import type { SearchService } from "~/search/service";
 import { requireUser } from "./auth.server";
 import { logFailure } from "./log.server";
 import { problemPage } from "./problem-page.server";
+import { recordSignal } from "./signals.server";
 
 /** Spec: Where Used exports fetch the total first, then at most this many records. */
 export const WHERE_USED_EXPORT_MAX = 1000;
@@ -116,7 +117,7 @@ export async function loadSearchExport(request: Request) {
     labels,
     signal: request.signal,
     onFinish: (rows) =>
-      void services().signals.record({ type: "conversion", data: { format: "csv", numRecords: rows, fields: fields.map((f) => f.key), query: state.q, scope } }),
+      void recordSignal(request, { type: "conversion", data: { format: "csv", numRecords: rows, fields: fields.map((f) => f.key), query: state.q, scope } }),
     onError: (error, rows) => logFailure(`export (after ${rows} rows)`, error, { requestId, signal: request.signal }),
   });
   return csvResponse(body, filename);
@@ -151,7 +152,7 @@ export async function loadBomExport(request: Request, rawItem: string | undefine
   }
   if (cursor.first.length === 0) return problemPage("No data available for export", 404, { backHref: bomPath(item) });
   const fields = type === "all" ? ["type", ...BOM_EXPORT_FIELDS] : BOM_EXPORT_FIELDS;
-  void services().signals.click(ACTIONS[type], { itemNumber: item });
+  void recordSignal(request, { type: "click", data: { action: ACTIONS[type], docId: item, itemNumber: item } });
   return csvResponse(
     csvStream({ cursor, fields, labels: BOM_EXPORT_LABELS, signal: request.signal }),
     exportFilename(`bom-${slug(item)}`, new Date()),
@@ -174,7 +175,7 @@ export async function loadWhereUsedExport(request: Request, rawItem: string | un
     return problemPage(`Export failed: ${userMessageOf(error)}`, 503, { backHref: whereUsedPath(item), retryHref: url.pathname + url.search });
   }
   if (cursor.first.length === 0) return problemPage("No data available for export", 404, { backHref: whereUsedPath(item) });
-  void services().signals.click(type === "asset" ? "where_used_asset_export" : "where_used_pm_export", { itemNumber: item });
+  void recordSignal(request, { type: "click", data: { action: type === "asset" ? "where_used_asset_export" : "where_used_pm_export", docId: item, itemNumber: item } });
   return csvResponse(
     csvStream({ cursor, fields: [...BOM_EXPORT_FIELDS, "quantity"], labels: BOM_EXPORT_LABELS, signal: request.signal }),
     exportFilename(`where-used-${type}-all-${slug(item)}`, new Date()),
@@ -199,8 +200,8 @@ export async function loadProductExport(request: Request, rawId: string | undefi
   const fields = spec.map((row) => row.name);
   const labels = Object.fromEntries(spec.map((row) => [row.name, row.label]));
   const itemNumber = String(product.item_number_s ?? product.id);
-  void services().signals.click("pdp_export", { docId: product.id, itemNumber });
-  void services().signals.record({ type: "conversion", data: { format: "csv", numRecords: 1, fields, query: itemNumber, docId: product.id } });
+  void recordSignal(request, { type: "click", data: { action: "pdp_export", docId: product.id, itemNumber, title: titleOf(product) } });
+  void recordSignal(request, { type: "conversion", data: { format: "csv", numRecords: 1, fields, query: itemNumber, docId: product.id, scope: "item" } });
   return csvResponse(csvDocument([product], fields, labels), exportFilename(`product-${slug(itemNumber)}`, new Date()));
 }
 /**
@@ -213,6 +214,6 @@ export async function loadExternalLink(request: Request, rawId: string | undefin
   const product = id && id.length <= 200 ? (await services().search.getProduct(id)).value : null;
   const target = product ? externalUrlOf(product) : null;
   if (!product || !target) throw new Response("Not found", { status: 404 });
-  void services().signals.click("pdp_external_link", { docId: product.id, url: target });
+  void recordSignal(request, { type: "click", data: { action: "pdp_external_link", docId: product.id, url: target } });
   return redirect(target);
 }

@@ -10,7 +10,7 @@ import { requireUser } from "./auth.server";
 import { backParam } from "./bom-pages.server";
 import { backupOf } from "./backup.server";
 import { logFailure } from "./log.server";
-import { isRecordedClick, recordedClickCookie, resultClickKey } from "./result-click.server";
+import { recordSignal } from "./signals.server";
 
 export interface Neighbour {
   itemNumber: string;
@@ -90,19 +90,16 @@ export async function loadProductPage(request: Request, rawId: string | undefine
   const neighbours = await neighboursOf(product, back, position, context).catch(() => ({ prev: null, next: null, position: null, total: null }));
   const itemNumber = String(product.item_number_s ?? product.id);
   const self = `${url.pathname}${url.search}`;
-  void services().signals.record({
+  void recordSignal(request, {
     type: "view",
-    data: { docId: product.id, title: titleOf(product), category: product.category_s ?? null, itemNumber },
+    data: { docId: product.id, title: titleOf(product), category: product.category_s == null ? null : String(product.category_s), itemNumber },
   });
   // The result click, when the item really is at that place in that search (the neighbours were
-  // found there): a made-up link records nothing, and the same link again from this browser (a
-  // reload, the browser's Back and Forward) is the click already recorded.
-  let clickCookie: string | null = null;
+  // found there): a made-up link records nothing; the same item again from the same session within
+  // a while (a reload, Back and Forward, a replayed link) is the click already counted (signals.server.ts).
   const validQueryId = queryId && isQueryId(queryId) ? queryId : null;
-  const clickKey = fromResults && neighbours.position !== null ? resultClickKey({ docId: product.id, position: neighbours.position, back, queryId: validQueryId }) : null;
-  if (clickKey && !(await isRecordedClick(request, clickKey))) {
-    clickCookie = await recordedClickCookie(clickKey);
-    void services().signals.record({
+  if (fromResults && neighbours.position !== null) {
+    void recordSignal(request, {
       type: "click",
       data: {
         docId: product.id,
@@ -130,6 +127,8 @@ export async function loadProductPage(request: Request, rawId: string | undefine
     backup,
     // Opened by its number from the search box: the way to the list that search would have shown.
     allResults: isSearchPath(back) && listQueryOf(back) !== null ? { query: listQueryOf(back)!, href: back } : null,
+    // Usage signals: the browser reports the time spent on the page (app/signals/view-duration.ts).
+    signals: { docId: product.id, enabled: services().signals.enabled },
   };
-  return clickCookie ? json(page, { headers: { "Set-Cookie": clickCookie } }) : page;
+  return page;
 }

@@ -14,6 +14,10 @@ import { requireUser } from "./auth.server";
 import { backupOf } from "./backup.server";
 import { logFailure } from "./log.server";
 import { addRecentSearch, readRecentSearches, serializeRecentSearches } from "./recent-searches.server";
+// Usage signals (issue 22).
+import { MAX_FILTERS } from "~/signals/model.server";
+import { recordSignal } from "./signals.server";
+import { facetClickOf } from "./signals-facets.server";
 
 /**
  * Forms without JavaScript send untrimmed queries, defaults and parameters in form order; bad
@@ -52,20 +56,22 @@ function exportMenuOf(state: SearchState, config: SearchConfig, shown: number, t
   return { allHref: href("all"), pageHref: href("page"), shown, total };
 }
 
-/** The usage signal of a search; with Fusion's query id when Fusion answered. */
-function recordSearch(state: SearchState, answer: Answer<SearchResponse>, queryId: string | undefined): void {
-  void services().signals.record({
+/** The usage signals of a search (and of the facet click that led to it); with Fusion's query id when Fusion answered. */
+function recordSearch(request: Request, state: SearchState, answer: Answer<SearchResponse>, queryId: string | undefined): void {
+  void recordSignal(request, {
     type: "search",
     data: {
       query: state.q,
       numResults: answer.value.total,
       searchTime: Math.round(answer.engineMs),
-      filters: state.filters.map((f) => ({ field: f.field, value: f.value, type: f.type })),
+      filters: state.filters.slice(0, MAX_FILTERS).map((f) => ({ field: f.field, value: f.value, type: f.type })),
       page: state.page,
       engine: answer.engine,
       ...(queryId ? { fusionQueryId: queryId } : {}),
     },
   });
+  const facet = facetClickOf(request, state, services().searchConfig);
+  if (facet) void recordSignal(request, { type: "facet", data: facet });
 }
 
 /**
@@ -73,16 +79,17 @@ function recordSearch(state: SearchState, answer: Answer<SearchResponse>, queryI
  * item (a redirect, so it works without JavaScript and the search is one Back away); the item
  * page's Back leads to the list. Recorded as a search and a click. A failed look-up shows the list.
  */
-async function jumpToItem(url: URL, state: SearchState, config: SearchConfig, requestId: string, signal: AbortSignal): Promise<void> {
+async function jumpToItem(request: Request, url: URL, state: SearchState, config: SearchConfig, requestId: string): Promise<void> {
   const key = jumpKeyOf(state, url.searchParams);
   if (!key || [...url.searchParams.keys()].some(isViewParam)) return;
-  const answer = await services().search.findByNumber(state.q, 2, { requestId, signal }).catch(() => null);
+  const answer = await services().search.findByNumber(state.q, 2, { requestId, signal: request.signal }).catch(() => null);
   const doc = answer ? jumpTarget(answer.value, key) : null;
   if (!answer || !doc) return;
   const itemNumber = String(doc.item_number_s ?? doc.id);
   const list = listHref(searchHref(state, config));
-  recordSearch(state, { ...answer, value: { docs: [doc], total: 1, facets: [], highlighting: {}, suggestions: [] } }, undefined);
-  void services().signals.record({ type: "click", data: { docId: doc.id, position: 0, query: state.q, title: itemNumber, url: productPath(itemNumber), action: "number_jump" } });
+  recordSearch(request, state, { ...answer, value: { docs: [doc], total: 1, facets: [], highlighting: {}, suggestions: [] } }, undefined);
+  // The jump is the click on the one result the search would have listed.
+  void recordSignal(request, { type: "click", data: { docId: doc.id, position: 0, query: state.q, title: itemNumber, url: productPath(itemNumber), itemNumber } });
   throw redirect(withBack(productPath(itemNumber), list));
 }
 
@@ -100,7 +107,7 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
   if (!options.home && url.searchParams.get("all") === "1") throw redirect(searchHref({ ...EMPTY_STATE, q: state.q }, config));
   const requestId = requestIdOf(request);
   // Before the canonical redirect: a number typed with stray spaces opens its item in one hop.
-  if (!options.home) await jumpToItem(url, state, config, requestId, request.signal);
+  if (!options.home) await jumpToItem(request, url, state, config, requestId);
   if (!options.home) {
     const canonical = canonicalRedirect(url, state, config);
     if (canonical) throw redirect(canonical);
@@ -124,7 +131,7 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
       ...(queryId ? { queryId } : {}),
     });
     // A search, not the home page's list nor a dialog or a facet's value search over the same results.
-    if (!options.home && ![...url.searchParams.keys()].some(isViewParam)) recordSearch(state, answer, queryId);
+    if (!options.home && ![...url.searchParams.keys()].some(isViewParam)) recordSearch(request, state, answer, queryId);
     const headers = new Headers({
       "Server-Timing": `engine;dur=${answer.engineMs.toFixed(1)}, app;dur=${(performance.now() - started - answer.engineMs).toFixed(1)}`,
       "Cache-Control": "private, no-store",

@@ -63,6 +63,8 @@ export interface StandIn {
   url: string;
   port: number;
   requests: RecordedRequest[];
+  /** What arrived at `POST /api/signals/{collection}` (also `GET /__control/signals`). */
+  signals: { collection: string; signal: unknown }[];
   setFault(fault: Fault): void;
   clearRequests(): void;
   close(): Promise<void>;
@@ -700,6 +702,9 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
 
   const errorBody = (status: number, msg: string) => ({ error: { msg, code: status } });
 
+  /** Signals received through the Signals API, in order of arrival (a resent one appears twice). */
+  const receivedSignals: { collection: string; signal: unknown }[] = [];
+
   async function control(req: http.IncomingMessage, res: http.ServerResponse, path: string): Promise<void> {
     if (path === "/__control/fault" && req.method === "POST") {
       let value: unknown;
@@ -716,6 +721,7 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
     }
     if (path === "/__control/fault" && req.method === "GET") return send(res, 200, { fault });
     if (path === "/__control/requests" && req.method === "GET") return send(res, 200, requests);
+    if (path === "/__control/signals" && req.method === "GET") return send(res, 200, receivedSignals);
     if (path === "/__control/requests" && req.method === "DELETE") {
       const cleared = requests.length;
       requests.length = 0;
@@ -774,6 +780,22 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
 
     if (options.apiKey !== undefined && headers["x-api-key"] !== options.apiKey) {
       return send(res, 401, errorBody(401, "Unauthorized"), { "WWW-Authenticate": 'Basic realm="fusion"', ...idHeaders });
+    }
+
+    // Fusion's Signals API (reference/fusion-api.md §2): every signal that arrives is kept, in order.
+    const signalsPath = /^\/api\/signals\/([^/]+)\/?$/.exec(path);
+    if (signalsPath) {
+      if (req.method !== "POST") return send(res, 405, errorBody(405, "Method not allowed"), { Allow: "POST", ...idHeaders });
+      let batch: unknown;
+      try {
+        batch = JSON.parse(await readBody(req));
+      } catch {
+        return send(res, 400, errorBody(400, "Signals must be a JSON array"), idHeaders);
+      }
+      if (!Array.isArray(batch)) return send(res, 400, errorBody(400, "Signals must be a JSON array"), idHeaders);
+      const collection = decodeURIComponent(signalsPath[1]!);
+      for (const signal of batch as unknown[]) receivedSignals.push({ collection, signal });
+      return send(res, 200, "", idHeaders);
     }
 
     const m = /^\/api\/apps\/([^/]+)\/query\/([^/]+)(\/suggest)?\/?$/.exec(path);
@@ -869,6 +891,7 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
     url: `http://${urlHost}:${port}`,
     port,
     requests,
+    signals: receivedSignals,
     setFault(next: Fault) {
       const parsed = validFault(next);
       if (!parsed) throw new Error(`Not a fault: ${JSON.stringify(next)}`);

@@ -1,6 +1,6 @@
 /**
  * What the portal's responses carry over real HTTP: the security headers of every HTML page, the
- * Server-Timing of searches, and the attributes of the result-click cookie.
+ * Server-Timing of searches. (The signals session cookie: signals.test.ts.)
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { searchUrl } from "../search-urls";
@@ -24,14 +24,6 @@ function serverTiming(response: Response): Record<string, number> {
     metrics[name!] = Number(dur?.slice("dur=".length));
   }
   return metrics;
-}
-
-/** A results row's link to its item page (a result click), as the search page writes it. */
-async function resultLink(query: string): Promise<string> {
-  const html = await (await get(searchUrl({ q: query }))).text();
-  const href = /href="(\/product\/[^"]*via=result[^"]*)"/.exec(html)?.[1];
-  expect(href, `a result link on the search page for ${query}`).toBeDefined();
-  return href!.replaceAll("&amp;", "&");
 }
 
 let item: string;
@@ -74,35 +66,5 @@ describe("Server-Timing", () => {
     const metrics = serverTiming(response);
     expect(Object.keys(metrics)).toEqual(["engine"]);
     expect(metrics.engine).toBeGreaterThanOrEqual(0);
-  });
-});
-
-describe("the result-click cookie", () => {
-  it("is HttpOnly, SameSite=Lax, for the item pages only, for 30 minutes", async () => {
-    const response = await get(await resultLink("pump"));
-    expect(response.status).toBe(200);
-    const cookies = response.headers.getSetCookie().filter((c) => c.startsWith("result-click="));
-    expect(cookies).toHaveLength(1);
-    const [pair, ...attributes] = cookies[0]!.split(";").map((p) => p.trim());
-    expect(pair).toMatch(/^result-click=[^;\s]+$/);
-    const named = new Map(attributes.map((a) => [a.split("=")[0]!.toLowerCase(), a.includes("=") ? a.slice(a.indexOf("=") + 1) : true]));
-    expect(named.get("httponly")).toBe(true);
-    expect(named.get("samesite")).toBe("Lax");
-    expect(named.get("path")).toBe("/product");
-    expect(named.get("max-age")).toBe(String(30 * 60));
-    expect(named.has("domain")).toBe(false);
-  });
-
-  it("is not set by an item page opened directly, nor by the same click again", async () => {
-    const direct = await get(`/product/${encodeURIComponent(item)}`);
-    expect(direct.status).toBe(200);
-    expect(direct.headers.getSetCookie().filter((c) => c.startsWith("result-click="))).toEqual([]);
-
-    const link = await resultLink("valve");
-    const first = await get(link);
-    const cookie = first.headers.getSetCookie().find((c) => c.startsWith("result-click="))!.split(";")[0]!;
-    const again = await get(link, { headers: { Cookie: cookie } });
-    expect(again.status).toBe(200);
-    expect(again.headers.getSetCookie().filter((c) => c.startsWith("result-click="))).toEqual([]);
   });
 });

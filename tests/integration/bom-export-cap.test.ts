@@ -10,7 +10,7 @@ const CAP = 3;
 const { dir } = useTemporaryCatalog(600, { EXPORT_CAP: String(CAP) });
 
 afterAll(async () => {
-  await services().signals.written();
+  await services().signals.settled();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -10,6 +10,7 @@ import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { productLink } from "~/search/paths";
 import type { ResultLinks } from "~/search/search-view";
+import { signalSession } from "~/web/signals.server";
 import { readSignals } from "../support/signals";
 import { useTemporaryCatalog } from "./setup-catalog";
 
@@ -63,6 +64,9 @@ async function searchPage(path: string) {
   return { ...data, view: { ...data.view, rows } };
 }
 
+/** A browser's signals session cookie, as the server would set it on its first page. */
+const browser = () => signalSession({}, "203.0.113.1").setCookie!.split(";")[0]!;
+
 const lastOf = async (type: string) => (await readSignals()).filter((s) => s.type === type).at(-1);
 
 describe("signals of a search through Fusion", () => {
@@ -85,8 +89,7 @@ describe("signals of a search through Fusion", () => {
     const qid = (await lastOf("search"))?.data.fusionQueryId;
     const row = page.view.rows[1]!;
     const url = new URL(row.href, "http://localhost");
-    const answer = (await productLoader({ request: new Request(url), params: { id: row.itemNumber }, context: {} })) as Response;
-    const product = (await answer.json()) as { whereUsedHref: string; bomHref: string; neighbours: { prev: { href: string } | null } };
+    const product = (await productLoader({ request: new Request(url, { headers: { Cookie: browser() } }), params: { id: row.itemNumber }, context: {} })) as { whereUsedHref: string; bomHref: string; neighbours: { prev: { href: string } | null } };
     const click = await lastOf("click");
     expect(click?.data).toMatchObject({ docId: "ITEM-2", position: 1, query: "pump", fusionQueryId: qid });
     // The page's own address, and with it the way back from Where Used and BOM, is without the marks.
@@ -100,35 +103,32 @@ describe("signals of a search through Fusion", () => {
     }
   });
 
-  it("the same result link again from the same browser (a reload, Back and Forward) is the click already recorded", async () => {
+  it("the same item again from the same browser within the window is the click already recorded; another browser counts", async () => {
     const page = await searchPage("/crib-search/search?q=pump");
-    const open = (row: { href: string; itemNumber: string }, cookie?: string) =>
-      productLoader({ request: new Request(new URL(row.href, "http://localhost"), { headers: cookie ? { Cookie: cookie } : {} }), params: { id: row.itemNumber }, context: {} });
+    const open = (row: { href: string; itemNumber: string }, headers: Record<string, string>) =>
+      productLoader({ request: new Request(new URL(row.href, "http://localhost"), { headers }), params: { id: row.itemNumber }, context: {} });
     const clicks = async () => (await readSignals()).filter((s) => s.type === "click");
     const [first, second] = page.view.rows as [(typeof page.view.rows)[number], (typeof page.view.rows)[number]];
+    const one = { Cookie: browser() };
 
     const before = (await clicks()).length;
-    const answer = (await open(first)) as Response;
-    const setCookie = answer.headers.get("Set-Cookie") ?? "";
-    expect(setCookie).toMatch(/^result-click=/);
-    expect(setCookie).toMatch(/Path=\/product/);
-    expect(setCookie).toMatch(/HttpOnly/);
-    const cookie = setCookie.split(";")[0]!;
+    await open(first, one);
     expect(await clicks()).toHaveLength(before + 1);
-
-    // Reloaded: the same link with the cookie, no second click, and a plain page.
-    const reloaded = await open(first, cookie);
-    expect(reloaded).not.toBeInstanceOf(Response);
-    expect(reloaded).toMatchObject({ itemNumber: "W100" });
-    expect(await clicks()).toHaveLength(before + 1);
-
-    // Another result of the same search, the same result of another search, and another browser count.
-    await open(second, cookie);
-    expect((await clicks()).at(-1)?.data).toMatchObject({ docId: "ITEM-2", position: 1 });
+    // Reloaded, or opened again from another search: the click already counted.
+    await open(first, one);
     const again = await searchPage("/crib-search/search?q=pump");
-    await open(again.view.rows[0]!, cookie);
-    expect((await clicks()).at(-1)?.data).toMatchObject({ docId: "ITEM-1", position: 0, fusionQueryId: (await lastOf("search"))?.data.fusionQueryId });
-    await open(first);
+    await open(again.view.rows[0]!, one);
+    expect(await clicks()).toHaveLength(before + 1);
+
+    // Another result, and the same result in another browser, count.
+    await open(second, one);
+    expect((await clicks()).at(-1)?.data).toMatchObject({ docId: "ITEM-2", position: 1 });
+    await open(first, { Cookie: browser() });
+    expect(await clicks()).toHaveLength(before + 3);
+    expect((await clicks()).at(-1)?.sessionId).toMatch(/^[\w-]{22}$/);
+
+    // A client that keeps no cookies, replaying the link from one address: one click. A made-up cookie is none.
+    for (const cookie of ["", "crib-sid=AAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA", "crib-sid=x"]) await open(first, { Cookie: cookie, "x-crib-client": "198.51.100.7" });
     expect(await clicks()).toHaveLength(before + 4);
   });
 
@@ -138,10 +138,10 @@ describe("signals of a search through Fusion", () => {
     const clicks = async () => (await readSignals()).filter((s) => s.type === "click").length;
 
     const before = await clicks();
-    await productLoader({ request: new Request(link("7", "Q-1")), params: { id: "W100" }, context: {} });
+    await productLoader({ request: new Request(link("7", "Q-1"), { headers: { Cookie: browser() } }), params: { id: "W100" }, context: {} });
     expect(await clicks()).toBe(before);
 
-    await productLoader({ request: new Request(link("0", '"><script>')), params: { id: "W100" }, context: {} });
+    await productLoader({ request: new Request(link("0", '"><script>'), { headers: { Cookie: browser() } }), params: { id: "W100" }, context: {} });
     const click = await lastOf("click");
     expect(click?.data).toMatchObject({ docId: "ITEM-1", position: 0, query: "pump" });
     expect(click?.data).not.toHaveProperty("fusionQueryId");
@@ -149,9 +149,10 @@ describe("signals of a search through Fusion", () => {
 
   it("an item page opened directly, or by Previous and Next, is a view, not a result click", async () => {
     const before = (await readSignals()).filter((s) => s.type === "click").length;
-    await productLoader({ request: new Request("http://localhost/product/W100"), params: { id: "W100" }, context: {} });
+    const headers = { Cookie: browser() };
+    await productLoader({ request: new Request("http://localhost/product/W100", { headers }), params: { id: "W100" }, context: {} });
     const next = `http://localhost/product/W200?${new URLSearchParams({ back: "/crib-search/search?q=pump", pos: "1" })}`;
-    await productLoader({ request: new Request(next), params: { id: "W200" }, context: {} });
+    await productLoader({ request: new Request(next, { headers }), params: { id: "W200" }, context: {} });
     const signals = await readSignals();
     expect(signals.filter((s) => s.type === "click")).toHaveLength(before);
     expect(signals.at(-1)).toMatchObject({ type: "view", data: { docId: "ITEM-2" } });

@@ -1,18 +1,12 @@
-import fs from "node:fs";
-import type { Signal } from "~/signals/signals.server";
+import type { Signal } from "~/signals/model.server";
 
-/** The signals recorded so far by the installed services, once every pending write has landed. */
-export async function readSignals(): Promise<Signal[]> {
+/** A stored signal, its data read as plain fields (tests look at a few of them). */
+export type StoredSignal = Omit<Signal, "data"> & { data: Record<string, unknown> };
+
+/** The signals recorded so far by the installed services, once every recording under way has landed. */
+export async function readSignals(): Promise<StoredSignal[]> {
   const { services } = await import("~/registry.server");
-  const log = services().signals;
-  await log.written();
-  try {
-    const text = await fs.promises.readFile(log.file, "utf8");
-    return text
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as Signal);
-  } catch {
-    return [];
-  }
+  const { signals } = services();
+  await signals.settled();
+  return signals.store.all().map((row) => row.signal as StoredSignal);
 }

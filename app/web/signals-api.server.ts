@@ -1,0 +1,75 @@
+import { services } from "~/registry.server";
+import { MAX_BATCH, SignalBatchSchema } from "~/signals/model.server";
+import { apiData, apiError, handleApi } from "./api.server";
+import { describeZodError } from "./http.server";
+import { signalContextOf } from "./signals.server";
+
+/** The most a batch of signals may weigh. */
+export const MAX_BATCH_BYTES = 64 * 1024;
+
+/** The body as text, refused (null) once it grows past `max` bytes, however it is sent. */
+async function boundedText(request: Request, max: number): Promise<string | null> {
+  const declared = Number(request.headers.get("Content-Length") ?? "0");
+  if (declared > max) return null;
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Same-site by the browser's Fetch metadata, else by Origin; a request with neither is no browser's cross-site request. */
+function isSameSite(request: Request): boolean {
+  const site = request.headers.get("Sec-Fetch-Site");
+  if (site) return site === "same-origin" || site === "none";
+  const origin = request.headers.get("Origin");
+  if (!origin) return true;
+  try {
+    return new URL(origin).host === new URL(request.url).host;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * POST /api/signals `{signals, source, version}`: what only the browser knows (the time spent on an
+ * item page, a type-ahead pick), stored under the server's session and user (a client cannot name
+ * either), once per event id.
+ */
+export function signalsApi(request: Request) {
+  return handleApi(request, async ({ requestId }) => {
+    if (request.method !== "POST") return apiError("Signals are sent with POST.", 405, requestId);
+    // The envelope refuses cross-site posts before the app; this holds without it too.
+    if (!isSameSite(request)) return apiError("Signals are accepted from this site's pages only.", 403, requestId);
+    const text = await boundedText(request, MAX_BATCH_BYTES);
+    if (text === null) return apiError(`A batch of signals may be at most ${MAX_BATCH_BYTES / 1024} KiB.`, 413, requestId);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return apiError("The body is not JSON: expected {signals, source, version}.", 400, requestId);
+    }
+    const count = (body as { signals?: unknown } | null)?.signals;
+    if (Array.isArray(count) && count.length > MAX_BATCH) return apiError(`A batch may hold at most ${MAX_BATCH} signals.`, 413, requestId);
+    const parsed = SignalBatchSchema.safeParse(body);
+    if (!parsed.success) return apiError(`Not a batch of signals: ${describeZodError(parsed.error)}`, 400, requestId);
+    const signals = services().signals;
+    if (!signals.enabled) return apiData({ stored: 0, duplicates: 0, enabled: false }, requestId, { status: 202 });
+    const context = await signalContextOf(request);
+    const stored = signals.acceptFromClient(parsed.data.signals, context);
+    if (stored === null) {
+      return apiError("Too many signals from this session. Please wait a moment.", 429, requestId);
+    }
+    return apiData({ stored, duplicates: parsed.data.signals.length - stored, enabled: true }, requestId, { status: 202 });
+  });
+}
