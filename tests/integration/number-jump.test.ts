@@ -76,7 +76,7 @@ describe("a search for one item's number", () => {
     const search_ = signals.filter((s) => s.type === "search" && s.data.query === number).at(-1);
     const click = signals.filter((s) => s.type === "click" && s.data.docId === item.id).at(-1);
     expect(search_?.data).toMatchObject({ numResults: 1 });
-    expect(click?.data).toMatchObject({ position: 0, query: number, action: "number_jump" });
+    expect(click?.data).toMatchObject({ position: 0, query: number, action: "result", itemNumber: number });
   });
 
   it("gives the item page an 'All results for' link to the list, only when it came from a jump", async () => {
