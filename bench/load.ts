@@ -103,6 +103,7 @@ interface RunFigures {
   result: autocannon.Result;
   rssStart: number[];
   rssEnd: number[];
+  series: number[][];
   hostile?: { sent: number; statuses: Record<string, number>; failed: number };
   notes: string[];
 }
@@ -119,11 +120,15 @@ async function run(name: string, server: RunningServer, mix: Mix, during?: (stop
   const rssStart = workerRss(server);
   const stop = new AbortController();
   const side = during?.(stop.signal);
+  // The workers' memory every tenth of the run: a leak grows to the end, a warming heap levels off.
+  const series: number[][] = [];
+  const sampler = setInterval(() => series.push(workerRss(server)), (SECONDS * 1000) / 10);
   const result = await cannon(server.url, mix, SECONDS);
+  clearInterval(sampler);
   stop.abort();
   const hostile = (await side) ?? undefined;
   const rssEnd = workerRss(server);
-  return { name, result, rssStart, rssEnd, ...(hostile ? { hostile } : {}), notes: [] };
+  return { name, result, rssStart, rssEnd, series, ...(hostile ? { hostile } : {}), notes: [] };
 }
 
 /** Sends HOSTILE_PER_SECOND hostile URLs a second until stopped, each on its own request. */
@@ -299,6 +304,7 @@ console.log(`${startedAt.toISOString()} to ${new Date().toISOString()}, 1-minute
 console.log(figures(runs));
 for (const r of runs) {
   if (r.hostile) console.log(`${r.name}: ${r.hostile.sent} hostile requests sent beside the mix, answered ${JSON.stringify(r.hostile.statuses)}, ${r.hostile.failed} without an answer`);
+  console.log(`${r.name}: workers' RSS every ${SECONDS / 10} s: ${r.series.map((s) => s.map((b) => (b / 1024 / 1024).toFixed(0)).join("+")).join(", ")} MiB`);
   if (r.notes.length) console.log(`${r.name}: the stand-in was ${r.notes.join("; ")}`);
 }
 const embedded = runs.find((r) => r.name === "embedded");

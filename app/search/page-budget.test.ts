@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SEARCH_CONFIG } from "./search-config";
-import { boundFacetValues, MIN_FACET_VALUES } from "./page-budget";
+import { boundFacetValues, MIN_FACET_VALUES, ROW_BACK_MAX_BYTES, rowBackOf } from "./page-budget";
 import { MAX_FILTER_VALUE_LENGTH, MAX_SEARCH_BYTES, parseSearchParams, searchBytes, serializeSearchState } from "./state";
 
 const config = DEFAULT_SEARCH_CONFIG;
@@ -45,8 +45,8 @@ describe("the facet panel's share of a page", () => {
     expect(bounded!.values[0]!.value).toBe("v0");
   });
 
-  it("keeps a few values even when the rows take the whole budget", () => {
-    const bounded = boundFacetValues([facet(100), facet(100)], 2 * MAX_SEARCH_BYTES, 100);
+  it("keeps a few values even when the links repeat a search too long for any", () => {
+    const bounded = boundFacetValues([facet(100), facet(100)], 10 * MAX_SEARCH_BYTES, 100);
     for (const f of bounded) expect(f.values).toHaveLength(MIN_FACET_VALUES);
   });
 
@@ -54,5 +54,15 @@ describe("the facet panel's share of a page", () => {
     const long = { value: "x".repeat(MAX_FILTER_VALUE_LENGTH + 1), count: 9, selected: null };
     const [bounded] = boundFacetValues([{ values: [long, { value: "a", count: 1, selected: null }] }], 100, 20);
     expect(bounded!.values.map((v) => v.value)).toEqual(["a"]);
+  });
+});
+
+describe("the rows' way back", () => {
+  it("is the page's address while it is short, else the search without its filters, else the search page", () => {
+    const short = "/crib-search/search?q=pump";
+    expect(rowBackOf(short, () => "unused")).toBe(short);
+    const long = `/crib-search/search?q=pump&nf=${"x".repeat(ROW_BACK_MAX_BYTES)}`;
+    expect(rowBackOf(long, () => short)).toBe(short);
+    expect(rowBackOf(long, () => long)).toBe("/crib-search/search");
   });
 });

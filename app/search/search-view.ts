@@ -9,7 +9,7 @@
 import { HL_POST, HL_PRE, type Doc, type FacetResult, type FilterType, type SearchRequest, type SearchResponse } from "./engine";
 import { formatValue, isInactive, itemDescription, snippet } from "./field-format";
 import { fieldKey, fieldLabel } from "./fields";
-import { boundFacetValues } from "./page-budget";
+import { boundFacetValues, rowBackOf } from "./page-budget";
 import type { SearchConfig } from "./search-config";
 import {
   clearFilters,
@@ -293,7 +293,7 @@ export function buildSearchView(input: {
     heading,
     columns,
     rows,
-    rowLinks: { back: here, offset, queryId: input.queryId ?? null },
+    rowLinks: { back: rowBackOf(here, () => searchHref({ ...state, filters: [], within: [], page: 1 }, config)), offset, queryId: input.queryId ?? null },
     facets,
     selected,
     clearFiltersHref: state.filters.length > 0 ? searchHref(clearFilters(state), config) : null,
