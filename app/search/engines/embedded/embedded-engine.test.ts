@@ -106,6 +106,9 @@ describe("EmbeddedEngine.search", () => {
     for (const q of ["MRO-8595736", "mro8595736", "dc6317530b", "DC63-17530B", "DC63 17530B"]) {
       expect(numbers((await forgiving.search(request({ q }))).docs)[0]).toBe("MRO-8595736");
     }
+    // A word of several tokens that is no number needs each of them, wherever they are.
+    expect(numbers((await forgiving.search(request({ q: "<b>pump</b>" }))).docs)).toEqual([]);
+    expect(numbers((await forgiving.search(request({ q: "drain/pump" }))).docs)).toEqual(["WD12X10304"]);
   });
 
   it("puts an exact item number first, then a part number, then the rest by weight", async () => {

@@ -20,8 +20,9 @@ describe("matchExpression", () => {
     expect(fts("")).toBeNull();
   });
 
-  it("looks a word of several tokens up as a phrase and as one joined token", () => {
-    expect(fts("MRO-8595736")).toBe('("mro 8595736"* OR "mro8595736"*)');
+  it("looks a word of several tokens up by all of them and as one joined token", () => {
+    expect(fts("MRO-8595736")).toBe('(("mro"* AND "8595736"*) OR "mro8595736"*)');
+    expect(fts("<b>pump</b>")).toBe('(("b"* AND "pump"*) OR "bpumpb"*)');
   });
 
   it("renders phrases exactly, OR groups in parentheses and exclusions without prefix", () => {

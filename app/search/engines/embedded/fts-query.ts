@@ -34,10 +34,10 @@ const quoted = (tokens: readonly string[]) => `"${tokens.join(" ").replaceAll('"
 
 /**
  * One term: a phrase as an exact phrase; a word as a prefix (`WR55` finds `WR55X10942`, `refrig`
- * finds refrigerators). A word of several tokens (`MRO-8595736`, `o-ring`) is also looked up as
- * one joined token, which the catalogue indexes for part numbers (`mro8595736`), so the number
- * is found as written, without its separators, or scanned. Exclusions are never prefixes, so
- * `-wall` does not leave out "wallboard".
+ * finds refrigerators). A word of several tokens (`MRO-8595736`, `<b>pump</b>`) needs all of them,
+ * or the one joined token the catalogue indexes for part numbers (`mro8595736`), so a number is
+ * found as written, without its separators, or scanned. Exclusions are never prefixes, so `-wall`
+ * does not leave out "wallboard".
  */
 export function termExpression(term: Term, prefix: boolean): string | null {
   const tokens = ftsTokens(term.text);
@@ -45,7 +45,8 @@ export function termExpression(term: Term, prefix: boolean): string | null {
   if (term.kind === "phrase") return quoted(tokens);
   const star = prefix ? "*" : "";
   if (tokens.length === 1) return `${quoted(tokens)}${star}`;
-  return `(${quoted(tokens)}${star} OR ${quoted([tokens.join("")])}${star})`;
+  const each = [...new Set(tokens)].map((t) => `${quoted([t])}${star}`).join(" AND ");
+  return `((${each}) OR ${quoted([tokens.join("")])}${star})`;
 }
 
 function anyOf(terms: readonly Term[], prefix: boolean): string | null {
