@@ -41,6 +41,13 @@ export const IDP_URL = url(PORT + 80);
 const SSO_SPECS = /sign-in\.spec\.ts$/;
 
 /**
+ * The analytics journey reads counts that every other journey adds to: it runs against a portal
+ * whose catalogue, and so whose signals database beside it, no other journey uses.
+ */
+export const ANALYTICS_PORTAL_URL = url(PORT + 5);
+const ANALYTICS_SPECS = /analytics\.spec\.ts$/;
+
+/**
  * The no-JavaScript projects browse in lite mode (the cookie the footer's switch and `?lite=1` set),
  * so every journey also checks that lite pages, which carry no script at all, work.
  */
@@ -97,8 +104,8 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "js", use: browsing("js"), testIgnore: [FUSION_SPECS, SSO_SPECS] },
-    { name: "nojs", use: browsing("nojs"), testIgnore: [FUSION_SPECS, SSO_SPECS] },
+    { name: "js", use: browsing("js"), testIgnore: [FUSION_SPECS, SSO_SPECS, ANALYTICS_SPECS] },
+    { name: "nojs", use: browsing("nojs"), testIgnore: [FUSION_SPECS, SSO_SPECS, ANALYTICS_SPECS] },
     // Each Fusion project steers a stand-in of its own; within a project the journeys go one after the other.
     ...(["js", "nojs"] as const).map((name) => ({
       name: `fusion-${name}`,
@@ -106,6 +113,11 @@ export default defineConfig({
       metadata: { fusion: rig(name) },
       testMatch: FUSION_SPECS,
       fullyParallel: false,
+    })),
+    ...(["js", "nojs"] as const).map((name) => ({
+      name: `analytics-${name}`,
+      use: { ...browsing(name), baseURL: ANALYTICS_PORTAL_URL },
+      testMatch: ANALYTICS_SPECS,
     })),
     // Every sign-in journey signs in a user of its own, so the journeys may run side by side.
     ...(["js", "nojs"] as const).map((name) => ({
@@ -137,6 +149,7 @@ export default defineConfig({
       url: `${IDP_URL}/.well-known/openid-configuration`,
       ...QUIET_SERVER,
     },
+    portal(PORT + 5, { E2E_CATALOG_DB: ".cache/e2e-analytics/catalog.db", E2E_SAMPLE_ITEMS: "300" }),
     portal(PORT + 4, { E2E_OIDC_ISSUER: IDP_URL, E2E_CATALOG_DB: ".cache/e2e/sso.db", E2E_SAMPLE_ITEMS: "300" }),
   ],
 });
