@@ -42,6 +42,9 @@ test("the search page's arrows and signs are text in the page, and each control 
   await expect(sorted.locator(".sort-indicator")).toHaveText("▲");
   await expect(page.locator("th:not([aria-sort]) .sort-indicator").first()).toHaveText("↕");
 
-  await expect(page.getByRole("link", { name: /^Include / }).first()).toHaveText("+");
+  // A facet value's own link includes it (its name and count); the exclude control is the sign.
+  const include = page.getByRole("link", { name: /^Include / }).first();
+  await expect(include.locator(".facet-name")).not.toBeEmpty();
+  await expect(include.locator(".count")).toHaveText(/^\d+$/);
   await expect(page.getByRole("link", { name: /^Exclude / }).first()).toHaveText("−");
 });
