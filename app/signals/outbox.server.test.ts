@@ -1,4 +1,6 @@
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -107,6 +109,37 @@ describe("forwarding to Fusion", () => {
     await forwarder.step();
     expect(fusion.accepted.map((s) => s.params.query)).toEqual(["q0", "q1", "q2"]);
     expect(signals.store.pendingCount()).toBe(0);
+  });
+
+  it("over real HTTP: a Fusion that never answers costs only the timeout, and the batch goes once it answers", async () => {
+    const signals = new Signals({ enabled: true, file: tempFile(), retentionDays: 90, forwarding: null });
+    signals.record(search("held"), browser("a"));
+    let hang = true;
+    const received: { apiKey: string | undefined; body: FusionSignal[] }[] = [];
+    const fusion = http.createServer((req, res) => {
+      if (hang) return; // the connection stays open and nothing is answered
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk));
+      req.on("end", () => {
+        received.push({ apiKey: req.headers["x-api-key"] as string | undefined, body: JSON.parse(body) as FusionSignal[] });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => fusion.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(fusion.address() as AddressInfo).port}`;
+      const forwarder = new SignalForwarder(signals.store, { url, collection: "parts", apiKey: "k1", timeoutMs: 200, log: () => {} });
+      expect(await forwarder.step()).toBe(500);
+      expect(signals.store.pendingCount()).toBe(1);
+      hang = false;
+      const later = new SignalForwarder(signals.store, { url, collection: "parts", apiKey: "k1", timeoutMs: 2000, log: () => {}, now: () => Date.now() + 60_000 });
+      await later.step();
+      expect(received.map((r) => [r.apiKey, r.body.map((s) => s.params.query)])).toEqual([["k1", ["held"]]]);
+      expect(signals.store.pendingCount()).toBe(0);
+    } finally {
+      fusion.closeAllConnections();
+      await new Promise((resolve) => fusion.close(resolve));
+    }
   });
 
   it("sets aside a batch Fusion refuses for what it is (4xx), rather than sending it forever", async () => {
