@@ -45,6 +45,10 @@ export function SearchInput({ query, autoFocus = false }: { query: string; autoF
     setPopup({ kind: "closed" });
   };
   useEffect(() => stop, []);
+  // An autofocused box had its focus before the page hydrated: no focus event will say so.
+  useEffect(() => {
+    if (document.activeElement === input.current) void typeaheadEnabled().then(setEnabled);
+  }, []);
   // A box focused for a scan has its query selected, so the scanned keystrokes replace it.
   useEffect(() => {
     if (autoFocus && document.activeElement === input.current) input.current?.select();
