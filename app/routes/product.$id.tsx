@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { BackupNotice } from "~/components/backup-notice";
+import { ItemNav } from "~/components/item-nav";
 import { AppLink } from "~/components/nav";
 import { RouteErrorPanel } from "~/components/route-error-panel";
 import { ProductImage } from "~/components/product-image";
@@ -19,7 +20,6 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export default function ProductPage() {
   const p = useLoaderData<typeof loader>();
   useViewDuration(p.signals.docId, p.signals.enabled);
-  const { prev, next, position, total } = p.neighbours;
   return (
     <article className="product" aria-labelledby="product-title">
       <div className="page-head">
@@ -69,29 +69,7 @@ export default function ProductPage() {
           )}
         </aside>
       </div>
-      {(prev || next) && (
-        <nav className="item-nav" aria-label="Results">
-          {prev ? (
-            <AppLink to={prev.href} rel="prev" className="button secondary small">
-              ← Previous: {prev.itemNumber}
-            </AppLink>
-          ) : (
-            <span />
-          )}
-          {position !== null && total !== null && (
-            <span className="muted small">
-              Result {position + 1} of {total}
-            </span>
-          )}
-          {next ? (
-            <AppLink to={next.href} rel="next" className="button secondary small">
-              Next: {next.itemNumber} →
-            </AppLink>
-          ) : (
-            <span />
-          )}
-        </nav>
-      )}
+      <ItemNav {...p.neighbours} />
     </article>
   );
 }

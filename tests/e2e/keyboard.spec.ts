@@ -78,6 +78,7 @@ test("a keyboard-only journey: scan, filter, open the first result, back", async
 });
 
 test.describe("with JavaScript", () => {
+  // Skipped in the no-JavaScript projects on purpose: `/` and the progress bar are drawn by JavaScript.
   test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "the shortcut and the progress bar are JavaScript's; without it the browser shows its own loading");
 
   test("/ focuses the search box; a slow navigation shows the progress bar and dims the count", async ({ page }, testInfo) => {
