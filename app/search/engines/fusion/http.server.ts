@@ -43,7 +43,8 @@ async function readCapped(response: Response, max: number, signal: AbortSignal):
     if (done) break;
     size += value.byteLength;
     if (size > max) {
-      await reader.cancel().catch(() => undefined);
+      // Not awaited: a cancel can wait on the transport (up to the timeout) and the answer is refused now.
+      void reader.cancel().catch(() => undefined);
       console.warn(`Fusion's answer passed ${max} bytes; read as malformed`);
       throw new FusionError("malformed", MESSAGES.failed);
     }
