@@ -2,8 +2,9 @@
  * npm run bench:relevance [-- 100000 1000000]
  *
  * The judged queries of tests/relevance against the embedded engine of this tree ("after") and
- * that of `main` ("before", its app/search taken with `git archive` into .cache and run as it
- * is, on a catalogue its own code builds), on sample catalogues of each size, in the same run on
+ * that of a baseline commit ("before": RELEVANCE_BASELINE, by default the last commit before the
+ * forgiving search; its app/search taken with `git archive` into .cache and run as it is, on a
+ * catalogue its own code builds), on sample catalogues of each size, in the same run on
  * the same machine. Prints per family success@1, success@3 and the zero-result rate; and the p95
  * query time of each engine with their ratio (target ≤ 1.5) on the same work: the typical queries
  * of bench:engine (match-all with the 5 facets, one word, a part-number prefix, two filters) and
@@ -37,13 +38,19 @@ interface BuildModule {
   buildSampleCatalog(target: string, options: { items: number }): { seconds: number };
 }
 
-/** main's app/search (and the helpers it imports), extracted once per commit of main. */
+/**
+ * The engine the figures are against: the embedded search as it was before the forgiving search
+ * (issue 21's "today's figures"); another commit can be named to compare two later versions.
+ */
+const BASELINE = process.env.RELEVANCE_BASELINE ?? "9bd6fb0";
+
+/** The baseline's app/search (and the helpers it imports), extracted once per commit. */
 function beforeTree(): { dir: string; commit: string } {
-  const commit = execFileSync("git", ["rev-parse", "--short", "main"], { encoding: "utf8" }).trim();
+  const commit = execFileSync("git", ["rev-parse", "--short", BASELINE], { encoding: "utf8" }).trim();
   const dir = path.join(OUT, `main-${commit}`);
   if (!fs.existsSync(path.join(dir, "app/search/engines/embedded/embedded-engine.server.ts"))) {
     fs.mkdirSync(dir, { recursive: true });
-    const archive = execFileSync("git", ["archive", "main", "app/search", "app/lib"]);
+    const archive = execFileSync("git", ["archive", commit, "app/search", "app/lib"]);
     execFileSync("tar", ["-x", "-C", dir], { input: archive });
     for (const file of fs.readdirSync(dir, { recursive: true, encoding: "utf8" })) if (/\.test\.tsx?$/.test(file)) fs.rmSync(path.join(dir, file));
   }
@@ -72,7 +79,7 @@ async function run(size: number, main: { dir: string; commit: string }) {
   const beforeBuild = (await import(pathToFileURL(path.join(main.dir, "app/search/engines/embedded/catalog-build.server.ts")).href)) as BuildModule;
   const beforeFile = path.join(OUT, `before-${main.commit}-${size}.db`);
   const afterFile = path.join(OUT, `after-${afterId()}-${size}.db`);
-  ensureBuilt(beforeFile, size, beforeBuild.buildSampleCatalog, `main (${main.commit})`);
+  ensureBuilt(beforeFile, size, beforeBuild.buildSampleCatalog, `before (${main.commit})`);
   ensureBuilt(afterFile, size, buildSampleCatalog, "this tree's");
 
   const engines = { before: new beforeEngineModule.EmbeddedEngine(beforeFile), after: new EmbeddedEngine(afterFile) };
@@ -156,7 +163,7 @@ async function run(size: number, main: { dir: string; commit: string }) {
 fs.mkdirSync(OUT, { recursive: true });
 const main = beforeTree();
 const load = fs.existsSync("/proc/loadavg") ? fs.readFileSync("/proc/loadavg", "utf8").split(" ")[0] : "?";
-console.log(`main at ${main.commit}; load average ${load}`);
+console.log(`before: ${main.commit}; load average ${load}`);
 const results = [];
 for (const size of SIZES) results.push(await run(size, main));
 fs.mkdirSync("bench/out", { recursive: true });
