@@ -3,7 +3,7 @@ import { useEffect, useState, type KeyboardEvent } from "react";
 import type { FacetView, SelectedFilterView } from "~/search/search-view";
 import { filterToggleHref } from "~/search/state";
 import { HiddenInputs } from "./hidden-inputs";
-import { useHydrated } from "./use-hydrated";
+import { useHydrated } from "./hydration";
 import { SEARCH_PATH } from "~/search/paths";
 
 interface FacetPanelProps {

@@ -2,8 +2,7 @@ import { useLocation, useMatches, useNavigation } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState, type InputHTMLAttributes } from "react";
 import { HiddenInputs } from "./hidden-inputs";
 import { AppForm } from "./nav";
-import { lazyPart } from "./lazy-part";
-import { useHydrated } from "./use-hydrated";
+import { lazyPart, useHydrated } from "./hydration";
 import { SEARCH_PATH } from "~/search/paths";
 
 /** What a new query from the header keeps of the search on screen (spec §4: not the page nor search-within). */

@@ -4,7 +4,7 @@ import { AppLink } from "./nav";
 import { useEffect, useRef } from "react";
 import type { SearchView } from "~/search/search-view";
 import type { ExportDialogView } from "~/export/export-view";
-import { lazyPart } from "./lazy-part";
+import { lazyPart } from "./hydration";
 import { ExportMenu, type ExportMenuView } from "./export-menu";
 import { FacetPanel } from "./facet-panel";
 import { Pager } from "./pager";

@@ -1,4 +1,15 @@
-import { lazy, memo, Suspense, type ComponentType } from "react";
+/**
+ * What differs between the server's HTML and the page once its JavaScript runs: whether it has
+ * hydrated yet, and parts of a page whose code comes only when they are shown.
+ */
+import { lazy, memo, Suspense, useEffect, useState, type ComponentType } from "react";
+
+/** False in the server render and the first client render, true once JavaScript runs. */
+export function useHydrated(): boolean {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
 
 type Loaded<P> = { default: ComponentType<P> };
 
