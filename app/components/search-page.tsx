@@ -82,9 +82,7 @@ export function SearchPage({ view, error, degraded, backup, emptyCatalog, recent
             Skip to filters
           </a>
           <p className="print-only print-meta">
-            Crib Search · {view.heading}
-            {view.selected.map((f) => ` · ${f.label} ${f.type === "include" ? "is" : "is not"} ${f.value}`).join("")}
-            {view.within.length > 0 ? ` · within: ${view.within.map((w) => w.term).join(", ")}` : ""} · <PrintDate />
+            {view.printLine} · <PrintDate />
           </p>
           {recentSearches.length > 0 && (
             <nav className="recent-searches" aria-label="Recent searches">

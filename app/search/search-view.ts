@@ -136,6 +136,8 @@ export interface SearchView {
   pageSizes: readonly number[];
   /** Current parameters, for the hidden inputs of the page's GET forms. */
   hidden: [string, string][];
+  /** What a printed page says on top: the search, its filters and search-within terms (the date is the browser's). */
+  printLine: string;
 }
 
 export function sortValueOf(state: SearchState): string {
@@ -314,6 +316,11 @@ export function buildSearchView(input: {
     rowsPerPage: state.rows,
     pageSizes: PAGE_SIZES,
     hidden: [...serializeSearchState(state, config)],
+    printLine: [
+      `Crib Search · ${heading}`,
+      ...selected.map((f) => `${f.label} ${f.type === "include" ? "is" : "is not"} ${f.value}`),
+      ...(state.within.length > 0 ? [`within: ${state.within.join(", ")}`] : []),
+    ].join(" · "),
   };
 }
 
