@@ -19,10 +19,20 @@ export interface HeaderSearchView {
   typeahead: boolean;
 }
 
-const Typeahead = lazyPart(() => import("./search-input").then((m) => m.SearchInput));
+const Typeahead = lazyPart(() => import("./search-input").then((m) => m.SearchInput), PlainBox);
 
 /** The box's attributes, the same for the plain box and the type-ahead. */
 export type SearchBoxAttributes = InputHTMLAttributes<HTMLInputElement> & { id: string; defaultValue: string };
+
+/** The box without type-ahead: a plain input whose form is submitted. */
+function PlainBox({ box }: { box: SearchBoxAttributes }) {
+  return (
+    <div className="search-input">
+      {/* A new query is a new box: its text is the page's query, not what was typed before. */}
+      <input key={box.defaultValue} {...box} />
+    </div>
+  );
+}
 
 function searchBoxAttributes(query: string, autoFocus: boolean): SearchBoxAttributes {
   return {
@@ -153,10 +163,7 @@ export function HeaderSearch({ search }: { search: HeaderSearchView }) {
       {search.typeahead ? (
         <Typeahead.Part box={box} />
       ) : (
-        <div className="search-input">
-          {/* A new query is a new box: its text is the page's query, not what was typed before. */}
-          <input key={search.query} {...box} />
-        </div>
+        <PlainBox box={box} />
       )}
       <button type="submit">Search</button>
       {search.keep.length > 0 && (

@@ -13,6 +13,10 @@ export function useHydrated(): boolean {
 
 type Loaded<P> = { default: ComponentType<P> };
 
+function Nothing() {
+  return null;
+}
+
 /**
  * A part of a page whose code the browser fetches only when a page shows it (the export dialog,
  * the type-ahead), so it is not among the scripts every search page names. The server renders it
@@ -24,11 +28,13 @@ type Loaded<P> = { default: ComponentType<P> };
  * The part is memoised: a parent that re-renders with the same props before the code has come
  * leaves the waiting server HTML alone (React would otherwise give up hydrating it and draw the
  * empty fallback). `preload` starts the download early, e.g. when a menu that leads to it opens.
+ * If the code cannot be fetched, React draws `unavailable` (by default nothing) in its place.
  */
-export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>) {
+export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>, unavailable: ComponentType<P> = Nothing) {
   let loaded: ComponentType<P> | null = null;
   let loading: Promise<ComponentType<P>> | null = null;
-  const preload = () => (loading ??= load().then((component) => (loaded = component)));
+  // Code that cannot be fetched (the network gone) gives way to `unavailable`, not the error screen.
+  const preload = () => (loading ??= load().then((component) => (loaded = component), () => (loaded = unavailable)));
   const Lazy = lazy<ComponentType<P>>(() => {
     if (loaded) {
       const ready = { default: loaded };
