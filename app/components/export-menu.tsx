@@ -7,10 +7,10 @@ export interface ExportMenuView {
   total: number;
 }
 
-/** A <details> dropdown: it opens and its entries work without JavaScript. */
-export function ExportMenu({ menu }: { menu: ExportMenuView }) {
+/** A <details> dropdown: it opens and its entries work without JavaScript. `onOpen` may fetch what its entries lead to. */
+export function ExportMenu({ menu, onOpen }: { menu: ExportMenuView; onOpen?: () => void }) {
   return (
-    <details className="menu export-menu">
+    <details className="menu export-menu" onToggle={(e) => e.currentTarget.open && onOpen?.()}>
       <summary className="button small secondary">Export</summary>
       <ul>
         <li>

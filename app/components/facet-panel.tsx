@@ -1,9 +1,9 @@
 import { AppForm, AppLink } from "./nav";
-import { useEffect, useState, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import type { FacetView, SelectedFilterView } from "~/search/search-view";
 import { filterToggleHref } from "~/search/state";
 import { HiddenInputs } from "./hidden-inputs";
-import { useHydrated } from "./use-hydrated";
+import { useHydrated } from "./hydration";
 import { SEARCH_PATH } from "~/search/paths";
 
 interface FacetPanelProps {
@@ -15,21 +15,25 @@ interface FacetPanelProps {
   notice?: string | null;
 }
 
-/** Below this width the filters sit under the results, folded (the stylesheet's breakpoint). */
-const NARROW = "(max-width: 900px)";
+/** Where the filters take the left column beside the results (the stylesheet's breakpoint). */
+const WIDE = "(min-width: 901px)";
 
 /**
- * The filters, in a disclosure "Filters (n selected)": open when the page is served; with
- * JavaScript a narrow screen folds it, since the results come first there.
+ * The filters, in a disclosure "Filters (n selected)", served folded: a narrow screen shows the
+ * results and this one line until someone opens it, with or without JavaScript; a wide screen
+ * shows the filters all the same (app.css). With JavaScript a wide screen opens the disclosure,
+ * so that it says what it shows, and its summary folds and unfolds it on every screen.
  */
 export function FacetPanel({ facets, selected, clearHref, hidden, notice = null }: FacetPanelProps) {
-  const [open, setOpen] = useState(true);
+  const hydrated = useHydrated();
+  const disclosure = useRef<HTMLDetailsElement>(null);
+  // Its `open` is the browser's (not React's), so a fold survives new results.
   useEffect(() => {
-    if (window.matchMedia(NARROW).matches) setOpen(false);
+    if (disclosure.current && window.matchMedia(WIDE).matches) disclosure.current.open = true;
   }, []);
   return (
     <aside className="facet-panel" id="filters" tabIndex={-1} aria-labelledby="filters-title">
-      <details className="filters" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <details ref={disclosure} className={hydrated ? "filters" : "filters unfolded-wide"}>
         <summary className="filters-summary">
           <h2 id="filters-title">Filters</h2>
           {selected.length > 0 && <span className="filters-count"> ({selected.length} selected)</span>}

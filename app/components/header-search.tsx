@@ -1,9 +1,8 @@
 import { useLocation, useMatches, useNavigation } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState, type InputHTMLAttributes } from "react";
 import { HiddenInputs } from "./hidden-inputs";
 import { AppForm } from "./nav";
-import { SearchInput } from "./search-input";
-import { useHydrated } from "./use-hydrated";
+import { lazyPart, useHydrated } from "./hydration";
 import { SEARCH_PATH } from "~/search/paths";
 
 /** What a new query from the header keeps of the search on screen (spec §4: not the page nor search-within). */
@@ -16,6 +15,38 @@ export interface HeaderSearchView {
   keep: [string, string][];
   /** Whether the box takes the focus when the page loads (not while the export dialog is open). */
   autoFocus: boolean;
+  /** Type-ahead switched on by the server (TYPEAHEAD_ENABLED): only then is its code fetched. */
+  typeahead: boolean;
+}
+
+const Typeahead = lazyPart(() => import("./search-input").then((m) => m.SearchInput), PlainBox);
+
+/** The box's attributes, the same for the plain box and the type-ahead. */
+export type SearchBoxAttributes = InputHTMLAttributes<HTMLInputElement> & { id: string; defaultValue: string };
+
+/** The box without type-ahead: a plain input whose form is submitted. */
+function PlainBox({ box }: { box: SearchBoxAttributes }) {
+  return (
+    <div className="search-input">
+      {/* A new query is a new box: its text is the page's query, not what was typed before. */}
+      <input key={box.defaultValue} {...box} />
+    </div>
+  );
+}
+
+function searchBoxAttributes(query: string, autoFocus: boolean): SearchBoxAttributes {
+  return {
+    id: "site-search",
+    type: "search",
+    name: "q",
+    placeholder: "Search",
+    defaultValue: query,
+    maxLength: 500,
+    autoComplete: "off",
+    // Rendered as `autofocus`, so a scan needs no click even without JavaScript.
+    autoFocus,
+    enterKeyHint: "search",
+  };
 }
 
 export interface ShellView {
@@ -47,6 +78,7 @@ function searchParamsOf(back: unknown, depth = 0): URLSearchParams | null {
 export function useShell(): ShellView {
   const matches = useMatches();
   const data = (matches[matches.length - 1]?.data ?? null) as PageData | null;
+  const root = (matches.find((m) => m.id === "root")?.data ?? null) as { typeahead?: unknown } | null;
   const view = data?.view ?? null;
   let query = "";
   let keep: [string, string][] = [];
@@ -61,7 +93,7 @@ export function useShell(): ShellView {
     }
   }
   return {
-    search: { query, keep, autoFocus: !data?.exportDialog },
+    search: { query, keep, autoFocus: !data?.exportDialog, typeahead: root?.typeahead === true },
     skipTarget: view ? "#results-heading" : "#main",
   };
 }
@@ -82,6 +114,8 @@ export function HeaderSearch({ search }: { search: HeaderSearchView }) {
   const [everything, setEverything] = useState(false);
   const location = useLocation();
   const firstLocation = useRef(true);
+  // One object while the query stays: the type-ahead is memoised on it.
+  const box = useMemo(() => searchBoxAttributes(search.query, search.autoFocus), [search.query, search.autoFocus]);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -95,6 +129,13 @@ export function HeaderSearch({ search }: { search: HeaderSearchView }) {
     document.addEventListener("keydown", onKeyDown);
     return () => document.removeEventListener("keydown", onKeyDown);
   }, []);
+
+  // A box focused for a scan has its query selected, so the scanned keystrokes replace it; not
+  // once typing began before the page hydrated, which would lose the first keystrokes.
+  useEffect(() => {
+    const box = document.getElementById("site-search");
+    if (search.autoFocus && box instanceof HTMLInputElement && document.activeElement === box && box.value === search.query) box.select();
+  }, [search.query, search.autoFocus]);
 
   useEffect(() => {
     if (firstLocation.current) {
@@ -119,7 +160,11 @@ export function HeaderSearch({ search }: { search: HeaderSearchView }) {
       <label htmlFor="site-search" className="visually-hidden">
         Search the catalogue
       </label>
-      <SearchInput query={search.query} autoFocus={search.autoFocus} />
+      {search.typeahead ? (
+        <Typeahead.Part box={box} />
+      ) : (
+        <PlainBox box={box} />
+      )}
       <button type="submit">Search</button>
       {search.keep.length > 0 && (
         <div className="search-scope">

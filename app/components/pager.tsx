@@ -2,7 +2,7 @@ import { useSubmit } from "@remix-run/react";
 import { AppForm, AppLink } from "./nav";
 import type { PagerView } from "~/search/search-view";
 import { HiddenInputs } from "./hidden-inputs";
-import { useHydrated } from "./use-hydrated";
+import { useHydrated } from "./hydration";
 
 interface PagerProps {
   pager: PagerView;

@@ -1,5 +1,4 @@
 import { AppLink } from "./nav";
-import { fieldKey } from "~/search/fields";
 import { itemPath, productLink, withBack } from "~/search/paths";
 import type { Column, ResultLinks, ResultRow } from "~/search/search-view";
 import { highlighted } from "./highlighted";
@@ -22,10 +21,10 @@ export function SortIndicator({ sorted }: { sorted: Column["sorted"] }) {
 export function ResultsTable({ columns, rows, links }: { columns: Column[]; rows: ResultRow[]; links: ResultLinks }) {
   const fromResults = { queryId: links.queryId ?? undefined };
   if (rows.length === 0) return <p className="muted">No results to display</p>;
-  const cellProps = columns.map((c, i) => {
-    const key = fieldKey(c.field);
-    return { className: `c-${key}`, "data-label": i === 0 || key === "item_description" ? undefined : c.label };
-  });
+  const cellProps = columns.map((c, i) => ({
+    className: `c-${c.key}`,
+    "data-label": i === 0 || c.key === "item_description" ? undefined : c.label,
+  }));
   return (
     <div className="table-scroll">
       <table className="results-table result-cards">

@@ -2,10 +2,9 @@ import { useLocation, useNavigation } from "@remix-run/react";
 import { BackupNotice, type BackupView } from "./backup-notice";
 import { AppLink } from "./nav";
 import { useEffect, useRef } from "react";
-import { SORT_OPTIONS, type SearchView } from "~/search/search-view";
-import { PAGE_SIZES } from "~/search/state";
+import type { SearchView } from "~/search/search-view";
 import type { ExportDialogView } from "~/export/export-view";
-import { ExportDialog } from "./export-dialog";
+import { lazyPart } from "./hydration";
 import { ExportMenu, type ExportMenuView } from "./export-menu";
 import { FacetPanel } from "./facet-panel";
 import { Pager } from "./pager";
@@ -15,6 +14,8 @@ import { SearchWithin, SortForm } from "./search-toolbar";
 import { SEARCH_PATH } from "~/search/paths";
 
 const ACTION = SEARCH_PATH;
+/** The dialog opens at its own URL (`?export=…`): its code is fetched only then, or when the menu opens. */
+const ExportDialog = lazyPart(() => import("./export-dialog").then((m) => m.ExportDialog));
 /** Said while a search is on its way (the spec's loading state, in the catalogue's words). */
 const SEARCHING = "Searching the catalogue…";
 
@@ -73,7 +74,7 @@ export function SearchPage({ view, error, degraded, backup, emptyCatalog, recent
   // dialog without JavaScript is the first thing after the header.
   return (
     <>
-      {exportDialog && <ExportDialog key={exportDialog.exportHref} dialog={exportDialog} />}
+      {exportDialog && <ExportDialog.Part key={exportDialog.exportHref} dialog={exportDialog} />}
       <div className="search-layout">
         <section className="results" aria-labelledby="results-heading" aria-busy={searching}>
           {/* The filters follow the results in the page: one Tab press reaches them from the top. */}
@@ -81,9 +82,7 @@ export function SearchPage({ view, error, degraded, backup, emptyCatalog, recent
             Skip to filters
           </a>
           <p className="print-only print-meta">
-            Crib Search · {view.heading}
-            {view.selected.map((f) => ` · ${f.label} ${f.type === "include" ? "is" : "is not"} ${f.value}`).join("")}
-            {view.within.length > 0 ? ` · within: ${view.within.map((w) => w.term).join(", ")}` : ""} · <PrintDate />
+            {view.printLine} · <PrintDate />
           </p>
           {recentSearches.length > 0 && (
             <nav className="recent-searches" aria-label="Recent searches">
@@ -107,8 +106,8 @@ export function SearchPage({ view, error, degraded, backup, emptyCatalog, recent
               action={ACTION}
             />
             <div className="toolbar-end">
-              {exportMenu && <ExportMenu menu={exportMenu} />}
-              <SortForm options={SORT_OPTIONS} value={view.sortValue} hidden={view.hidden} action={ACTION} />
+              {exportMenu && <ExportMenu menu={exportMenu} onOpen={ExportDialog.preload} />}
+              <SortForm options={view.sortOptions} value={view.sortValue} hidden={view.hidden} action={ACTION} />
             </div>
           </div>
           <h1 id="results-heading" ref={headingRef} tabIndex={-1} className={searching ? "results-heading is-stale" : "results-heading"}>
@@ -147,7 +146,7 @@ export function SearchPage({ view, error, degraded, backup, emptyCatalog, recent
             ) : (
               <>
                 <ResultsTable columns={view.columns} rows={view.rows} links={view.rowLinks} />
-                <Pager pager={view.pager} rowsPerPage={view.rowsPerPage} pageSizes={PAGE_SIZES} hidden={view.hidden} action={ACTION} />
+                <Pager pager={view.pager} rowsPerPage={view.rowsPerPage} pageSizes={view.pageSizes} hidden={view.hidden} action={ACTION} />
               </>
             )}
           </div>

@@ -1,5 +1,5 @@
 import { AppLink } from "./nav";
-import { HOME_PATH, LOGIN_PATH, LOGOUT_PATH } from "~/search/paths";
+import { HOME_PATH, LOGIN_PATH } from "~/search/paths";
 
 /** /login visited directly (details-bom-signin §2 "Sign-in screens"). */
 export function LoginScreen({ error, supportHref }: { error: string | null; supportHref: string | null }) {
@@ -52,18 +52,5 @@ export function AuthFailedScreen({ message }: { message: string }) {
         </a>
       </p>
     </section>
-  );
-}
-
-/** The header's sign-out: a POST form with the session's CSRF token, so it works without JavaScript. */
-export function LogoutForm({ name, csrf }: { name: string; csrf: string }) {
-  return (
-    <form method="post" action={LOGOUT_PATH} className="logout">
-      <input type="hidden" name="csrf" value={csrf} />
-      <span className="user-name">{name}</span>
-      <button type="submit" className="button secondary small">
-        Logout
-      </button>
-    </form>
   );
 }

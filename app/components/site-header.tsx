@@ -1,7 +1,6 @@
 import { HeaderSearch, type HeaderSearchView } from "./header-search";
 import { THEME_PATH, toggledTheme, type ThemeMode } from "./preferences";
-import { LogoutForm } from "./sign-in-screens";
-import { HOME_PATH } from "~/search/paths";
+import { HOME_PATH, LOGOUT_PATH } from "~/search/paths";
 
 /**
  * Logo (a full reload to a clean home page), the search form, which works without JavaScript, the
@@ -45,6 +44,19 @@ function ThemeToggle({ theme, here }: { theme: ThemeMode; here: string }) {
       <input type="hidden" name="back" value={here} />
       <button type="submit" name="mode" value={next} className="button secondary small">
         {next === "dark" ? "Dark theme" : "Light theme"}
+      </button>
+    </form>
+  );
+}
+
+/** The header's sign-out: a POST form with the session's CSRF token, so it works without JavaScript. */
+function LogoutForm({ name, csrf }: { name: string; csrf: string }) {
+  return (
+    <form method="post" action={LOGOUT_PATH} className="logout">
+      <input type="hidden" name="csrf" value={csrf} />
+      <span className="user-name">{name}</span>
+      <button type="submit" className="button secondary small">
+        Logout
       </button>
     </form>
   );

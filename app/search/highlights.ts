@@ -1,4 +1,10 @@
-import { HL_POST, HL_PRE } from "./engine";
+/**
+ * Highlight markers. Engines wrap matched text in these control characters; the view escapes the
+ * text and turns each marked run into a `<mark>` element. They never reach HTML as markup. The JSON
+ * API carries them as they are (docs/decisions/002).
+ */
+export const HL_PRE = "\u0001";
+export const HL_POST = "\u0002";
 
 export interface HighlightPart {
   text: string;

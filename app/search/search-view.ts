@@ -25,6 +25,7 @@ import {
   MAX_FILTER_VALUE_LENGTH,
   MAX_SEARCH_BYTES,
   MAX_WITHIN_TERMS,
+  PAGE_SIZES,
   searchBytes,
   type SearchState,
 } from "./state";
@@ -34,6 +35,8 @@ export const FACET_SEARCH_THRESHOLD = 5;
 
 export interface Column {
   field: string;
+  /** The field's key (`status`): the cells' class, so the table needs no field table. */
+  key: string;
   label: string;
   sorted: "asc" | "desc" | null;
   sortHref: string;
@@ -126,10 +129,15 @@ export interface SearchView {
   /** Said when the search has as many filters as a search may: more are ignored. */
   filterLimitNotice: string | null;
   sortValue: string;
+  /** The sort menu's choices: the components take them from the view, not from the domain. */
+  sortOptions: SortOption[];
   pager: PagerView;
   rowsPerPage: number;
+  pageSizes: readonly number[];
   /** Current parameters, for the hidden inputs of the page's GET forms. */
   hidden: [string, string][];
+  /** What a printed page says on top: the search, its filters and search-within terms (the date is the browser's). */
+  printLine: string;
 }
 
 export function sortValueOf(state: SearchState): string {
@@ -222,6 +230,7 @@ export function buildSearchView(input: {
       const sortable = config.sortFields.includes(field);
       return {
         field,
+        key: fieldKey(field),
         label: fieldLabel(key),
         sorted: state.sort?.field === field ? state.sort.direction : null,
         sortHref: sortable ? searchHref(toggleColumnSort(state, field), config) : "",
@@ -302,9 +311,16 @@ export function buildSearchView(input: {
     withinDisabledReason,
     filterLimitNotice: filterLimitNotice(state, config),
     sortValue: sortValueOf(state),
+    sortOptions: SORT_OPTIONS,
     pager: pager(state, response.total, config),
     rowsPerPage: state.rows,
+    pageSizes: PAGE_SIZES,
     hidden: [...serializeSearchState(state, config)],
+    printLine: [
+      `Crib Search · ${heading}`,
+      ...selected.map((f) => `${f.label} ${f.type === "include" ? "is" : "is not"} ${f.value}`),
+      ...(state.within.length > 0 ? [`within: ${state.within.join(", ")}`] : []),
+    ].join(" · "),
   };
 }
 

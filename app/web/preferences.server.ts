@@ -87,3 +87,8 @@ export function toHome(): Response {
 export function companySite(): string | null {
   return services().config.siteUrl ?? null;
 }
+
+/** Whether the header's box is a type-ahead (TYPEAHEAD_ENABLED): the shell fetches its code only then. */
+export function typeaheadEnabled(): boolean {
+  return services().config.typeaheadEnabled;
+}
