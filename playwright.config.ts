@@ -91,7 +91,9 @@ export default defineConfig({
   use: {
     baseURL: BASE_URL,
     browserName: "chromium",
-    trace: "retain-on-failure",
+    // Recording a trace of every journey costs a quarter of the suite's time (measured on the search
+    // and paging specs: 4.0 → 3.0 min); CI keeps only the printed report, so it records none.
+    trace: process.env.CI ? "off" : "retain-on-failure",
     launchOptions: {
       executablePath: "/usr/bin/chromium",
       args: [
