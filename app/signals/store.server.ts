@@ -46,6 +46,8 @@ export class SqliteSignalStore implements SignalStore {
   readonly db: Database.Database;
   readonly rollups: Rollups;
   private readonly statements;
+  /** Runs its argument in an immediate transaction (a savepoint within one); made once, as a prepared statement is. */
+  private readonly inTransaction: Database.Transaction<(work: () => unknown) => unknown>;
 
   constructor(readonly file: string) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -74,6 +76,7 @@ export class SqliteSignalStore implements SignalStore {
       CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
     `);
     this.rollups = new Rollups(this.db);
+    this.inTransaction = this.db.transaction((work: () => unknown) => work());
     const s = (sql: string) => this.db.prepare(sql);
     this.statements = {
       insert: s("INSERT OR IGNORE INTO signals (id, type, at, source, body) VALUES (?, ?, ?, ?, ?)"),
@@ -92,18 +95,19 @@ export class SqliteSignalStore implements SignalStore {
   }
 
   insert(signals: readonly Signal[], source: "server" | "client"): number {
-    return this.atomically(() => {
+    const run = () => {
       let added = 0;
       for (const signal of signals) {
         added += this.statements.insert.run(signal.id, signal.type, Date.parse(signal.timestamp), source, JSON.stringify(signal)).changes;
       }
       return added;
-    });
+    };
+    // Within a page's transaction (its checks and its signal), no savepoint of its own.
+    return this.db.inTransaction ? run() : this.atomically(run);
   }
 
   atomically<T>(work: () => T): T {
-    // Within another transaction, a savepoint of it.
-    return this.db.transaction(work).immediate();
+    return this.inTransaction.immediate(work) as T;
   }
 
   seen(identity: string, key: string, windowMs: number, now: number): boolean {
