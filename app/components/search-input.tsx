@@ -6,16 +6,17 @@ export const TYPEAHEAD = { minChars: 2, delayMs: 300, count: 8 } as const;
 const LIST_ID = "site-search-suggestions";
 const optionId = (index: number) => `site-search-option-${index}`;
 
-let enabledOnce: Promise<boolean> | undefined;
+let configOnce: Promise<{ typeaheadEnabled?: unknown; signalsEnabled?: unknown } | null> | undefined;
 
-/** Whether the server switches type-ahead on (TYPEAHEAD_ENABLED, off by default): asked once per page load. */
-function typeaheadEnabled(): Promise<boolean> {
-  enabledOnce ??= fetch("/api/config", { headers: { Accept: "application/json" } })
+/** The server's switches (TYPEAHEAD_ENABLED, off by default; SIGNALS_ENABLED): asked once per page load. */
+function portalConfig() {
+  configOnce ??= fetch("/api/config", { headers: { Accept: "application/json" } })
     .then((response) => (response.ok ? response.json() : null))
-    .then((body: { data?: { typeaheadEnabled?: unknown } } | null) => body?.data?.typeaheadEnabled === true)
-    .catch(() => false);
-  return enabledOnce;
+    .then((body: { data?: { typeaheadEnabled?: unknown; signalsEnabled?: unknown } } | null) => body?.data ?? null)
+    .catch(() => null);
+  return configOnce;
 }
+const typeaheadEnabled = () => portalConfig().then((config) => config?.typeaheadEnabled === true);
 
 type Popup =
   | { kind: "closed" }
@@ -85,9 +86,15 @@ export function SearchInput({ query, autoFocus = false }: { query: string; autoF
     });
   };
 
-  const choose = (value: string) => {
+  const choose = (value: string, position: number) => {
     const box = input.current;
     if (!box) return;
+    // Usage signals (issue 22): a pick from the list is a type-ahead click, which only the browser
+    // sees; its code is loaded on the first pick, outside the page's JavaScript.
+    const pick = { query: box.value.trim(), suggestion: value, position };
+    void Promise.all([portalConfig(), import("~/signals/typeahead")])
+      .then(([config, { recordTypeaheadPick }]) => recordTypeaheadPick(pick, config?.signalsEnabled === true))
+      .catch(() => undefined);
     box.value = value;
     close();
     box.form?.requestSubmit();
@@ -106,7 +113,7 @@ export function SearchInput({ query, autoFocus = false }: { query: string; autoF
         setPopup({ ...popup, active });
       } else if (event.key === "Enter" && popup.active >= 0) {
         event.preventDefault();
-        choose(popup.items[popup.active] ?? "");
+        choose(popup.items[popup.active] ?? "", popup.active);
       }
     }
   };
@@ -157,7 +164,7 @@ export function SearchInput({ query, autoFocus = false }: { query: string; autoF
                   aria-selected={index === popup.active}
                   // Keeps the focus in the box, whose blur would close the list before the click.
                   onMouseDown={(event) => event.preventDefault()}
-                  onClick={() => choose(item)}
+                  onClick={() => choose(item, index)}
                 >
                   {item}
                 </li>
