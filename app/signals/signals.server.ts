@@ -56,8 +56,8 @@ function repeatKey(input: SignalInput): string | null {
 
 /**
  * The portal's usage signals: recorded into the outbox, forwarded to Fusion in the background,
- * read by `/analytics`. Recording is synchronous (one SQLite insert) and never throws into the
- * page that causes it.
+ * folded into the totals `/analytics` reads. Recording is synchronous (one SQLite transaction:
+ * the checks and an insert) and never throws into the page that causes it.
  */
 export class Signals {
   readonly store: SqliteSignalStore;
@@ -138,7 +138,7 @@ export class Signals {
     return false;
   }
 
-  /** Starts forwarding (when Fusion is configured) and the daily pruning; the server process calls it. */
+  /** Starts forwarding (when Fusion is configured), folding and the hourly pruning; the server process calls it. */
   start(): void {
     this.forwarder?.start();
     if (this.timers.length) return;
