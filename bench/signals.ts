@@ -6,7 +6,8 @@
  * 1. The search page's throughput with signals on ÷ off, in the same run (target ≥ 0.9): two
  *    portals on copies of one catalogue, SIGNALS_ENABLED true and false, loaded in turns by
  *    autocannon (10 connections, SIGNALS_BENCH_SECONDS each, SIGNALS_BENCH_ROUNDS rounds, which
- *    alternate which of the two goes first). The
+ *    alternate which of the two goes first; short turns, so that the load of anything else on the
+ *    machine changes little between the two of a round). The
  *    requests carry 1,000 sessions (cookies the portal made), so every page records its search
  *    signal rather than meeting a session's per-minute cap.
  * 2. Forwarding: 5,000 signals in an outbox sent to the Fusion stand-in (its own process), in
@@ -28,8 +29,8 @@ import { startServer, startStandIn, type RunningServer } from "./server";
 
 const OUT = path.resolve("bench/out");
 const CATALOG = path.join(OUT, "catalog-5000.db");
-const SECONDS = Number(process.env.SIGNALS_BENCH_SECONDS ?? 10);
-const ROUNDS = Number(process.env.SIGNALS_BENCH_ROUNDS ?? 4);
+const SECONDS = Number(process.env.SIGNALS_BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.SIGNALS_BENCH_ROUNDS ?? 8);
 const PAGE = "/crib-search/search?q=pump&f=org_code:LOU";
 const ANALYTICS_SIGNALS = Number(process.env.SIGNALS_BENCH_ANALYTICS ?? 1_000_000);
 
@@ -74,7 +75,8 @@ const off = await startServer(SERVER_BUILD, { CATALOG_DB: path.join(portalDir("o
 const onCookies = await sessions(on, 1000);
 const ratios: number[] = [];
 const rows: (string | number)[][] = [["round", "on req/s", "off req/s", "on ÷ off"]];
-const portals = { on: { server: on, cookies: onCookies }, off: { server: off, cookies: [] } };
+// The same requests to both (the portal with signals off ignores the cookie).
+const portals = { on: { server: on, cookies: onCookies }, off: { server: off, cookies: onCookies } };
 // Both warmed up first (JIT, caches), not measured.
 for (const { server, cookies } of Object.values(portals)) await load(server, cookies, 5);
 for (let round = 1; round <= ROUNDS; round++) {

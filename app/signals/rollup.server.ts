@@ -62,6 +62,33 @@ export function contributionOf(signal: Signal, source: string): Contribution {
 }
 
 /**
+ * What a fold adds to the rows of the totals tables, summed in memory first: one upsert per row
+ * (a day and query, say), not one per signal.
+ */
+class Sums {
+  private readonly rows = new Map<Database.Statement, Map<string, { key: (string | number)[]; title: string | null; counts: number[] }>>();
+
+  add(statement: Database.Statement, key: (string | number)[], counts: number[], title: string | null = null): void {
+    let rows = this.rows.get(statement);
+    if (!rows) this.rows.set(statement, (rows = new Map()));
+    const id = key.join("\u0000");
+    const row = rows.get(id);
+    if (!row) rows.set(id, { key, title, counts: [...counts] });
+    else {
+      counts.forEach((n, i) => (row.counts[i]! += n));
+      if (title !== null && (row.title === null || title > row.title)) row.title = title;
+    }
+  }
+
+  /** Runs each statement once per row: its key, the title where it has one, the counts. */
+  write(): void {
+    for (const [statement, rows] of this.rows) {
+      for (const { key, title, counts } of rows.values()) statement.run(...key, ...(title === null ? [] : [title]), ...counts);
+    }
+  }
+}
+
+/**
  * The running totals `/analytics` reads, in the signals database beside the outbox rows:
  *
  * - daily totals per day, per day and query, per day and item (what any range is summed from);
@@ -170,7 +197,9 @@ export class Rollups {
           const through = Number(this.meta("folded_through") ?? 0);
           const rows = this.s.unfolded.all(through, batch) as { seq: number; at: number; source: string; body: string }[];
           const end = this.periodsEnd;
-          for (const row of rows) this.add(contributionOf(JSON.parse(row.body) as Signal, row.source), dayOf(row.at), end);
+          const sums = new Sums();
+          for (const row of rows) this.add(contributionOf(JSON.parse(row.body) as Signal, row.source), dayOf(row.at), end, sums);
+          sums.write();
           if (rows.length) this.s.setMeta.run("folded_through", String(rows.at(-1)!.seq));
           return rows.length;
         })
@@ -180,18 +209,18 @@ export class Rollups {
     }
   }
 
-  private add({ query, item }: Contribution, day: string, end: string | null): void {
+  private add({ query, item }: Contribution, day: string, end: string | null, sums: Sums): void {
     const spans = end === null ? [] : PERIODS.filter((span) => day <= end && day >= addDays(end, 1 - span));
     if (query) {
-      const counts = [query.searches, query.zero, query.clicks, query.positionSum] as const;
-      this.s.dailyQuery.run(day, query.query, ...counts);
-      for (const span of spans) this.s.periodQuery.run(span, query.query, ...counts);
-      this.s.total.run(day, ...counts, 0, 0, 0);
+      const counts = [query.searches, query.zero, query.clicks, query.positionSum];
+      sums.add(this.s.dailyQuery, [day, query.query], counts);
+      for (const span of spans) sums.add(this.s.periodQuery, [span, query.query], counts);
+      sums.add(this.s.total, [day], [...counts, 0, 0, 0]);
     }
     if (item) {
-      this.s.dailyItem.run(day, item.item, item.title, item.views, item.exports);
-      for (const span of spans) this.s.periodItem.run(span, item.item, item.title, item.views, item.exports);
-      this.s.total.run(day, 0, 0, 0, 0, item.views, item.exports, 0);
+      sums.add(this.s.dailyItem, [day, item.item], [item.views, item.exports], item.title);
+      for (const span of spans) sums.add(this.s.periodItem, [span, item.item], [item.views, item.exports], item.title);
+      sums.add(this.s.total, [day], [0, 0, 0, 0, item.views, item.exports, 0]);
     }
   }
 
