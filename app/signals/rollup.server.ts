@@ -280,6 +280,11 @@ export class Rollups {
     this.fold();
     const span = daysFrom(from, to) + 1;
     if ((PERIODS as readonly number[]).includes(span) && (this.periodsEnd ?? "") < to) this.roll(to);
+    // One read transaction: the totals and the tables of a page see the same signals.
+    return this.db.transaction(() => this.read(from, to, limit, span))();
+  }
+
+  private read(from: string, to: string, limit: number, span: number): AnalyticsReport {
     const byPeriod = (PERIODS as readonly number[]).includes(span) && this.periodsEnd === to;
     const t = this.db
       .prepare(
