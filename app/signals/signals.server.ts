@@ -153,9 +153,12 @@ export class Signals {
     await this.forwarder?.stop();
   }
 
+  /** Folds new signals into the analytics totals, then checkpoints the WAL: the background work of a server process. */
   fold(): number {
     try {
-      return this.store.fold();
+      const folded = this.store.fold();
+      this.store.checkpoint();
+      return folded;
     } catch (error) {
       console.error("Signals could not be folded into the analytics:", error);
       return 0;

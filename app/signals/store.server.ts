@@ -55,6 +55,10 @@ export class SqliteSignalStore implements SignalStore {
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("synchronous = NORMAL");
     this.db.pragma("busy_timeout = 5000");
+    // Checkpoints (copying the WAL into the file, with an fsync) are the server's background work
+    // (`checkpoint`, with each fold); the automatic one, after the commit of a page that passes
+    // 10,000 pages of WAL, is only the backstop of a process that does not run it.
+    this.db.pragma("wal_autocheckpoint = 10000");
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS signals (
         seq INTEGER PRIMARY KEY,
@@ -123,6 +127,11 @@ export class SqliteSignalStore implements SignalStore {
 
   countDropped(day: string, n: number): void {
     this.rollups.countDropped(day, n);
+  }
+
+  /** Copies what the WAL holds into the database file, as far as no reader needs it still. */
+  checkpoint(): void {
+    this.db.pragma("wal_checkpoint(PASSIVE)");
   }
 
   /** Folds the signals stored since the last fold into the analytics totals; returns how many. */
