@@ -67,6 +67,7 @@ export class Signals {
   private readonly now: () => number;
   private timers: NodeJS.Timeout[] = [];
   private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly soon: { input: SignalInput; context: SignalContext; resolve: (outcome: Outcome) => void }[] = [];
 
   constructor(readonly options: SignalsOptions) {
     this.now = options.now ?? Date.now;
@@ -115,6 +116,32 @@ export class Signals {
       console.error("Signal could not be recorded:", error);
       return "invalid";
     }
+  }
+
+  /**
+   * Records like {@link record}, in one transaction with the other signals recorded in the same
+   * turn of the event loop (the pages of several requests): one commit for them all. The commit
+   * comes at the end of that turn, before the process waits for anything else.
+   */
+  recordSoon(input: SignalInput, context: SignalContext): Promise<Outcome> {
+    if (!this.options.enabled) return Promise.resolve("off");
+    return new Promise((resolve) => {
+      if (this.soon.length === 0) setImmediate(() => this.recordWaiting());
+      this.soon.push({ input, context, resolve });
+    });
+  }
+
+  private recordWaiting(): void {
+    const waiting = this.soon.splice(0);
+    let outcomes: Outcome[];
+    try {
+      // Each signal's own transaction is a savepoint of this one: an error undoes that signal only.
+      outcomes = this.store.atomically(() => waiting.map(({ input, context }) => this.record(input, context)));
+    } catch (error) {
+      console.error("Signals could not be recorded:", error);
+      outcomes = waiting.map(() => "invalid");
+    }
+    waiting.forEach(({ resolve }, i) => resolve(outcomes[i]!));
   }
 
   /**

@@ -91,7 +91,7 @@ export async function signalContextOf(request: Request): Promise<SignalContext> 
 export function recordSignal(request: Request, input: SignalInput): Promise<Outcome> {
   const signals = services().signals;
   if (!signals.enabled) return Promise.resolve("off");
-  const work = signalContextOf(request).then((context) => signals.record(input, context));
+  const work = signalContextOf(request).then((context) => signals.recordSoon(input, context));
   signals.track(work);
   return work.catch((error: unknown) => {
     console.error("Signal could not be recorded:", error);
