@@ -69,9 +69,13 @@ export function SearchInput({ box }: { box: SearchBoxAttributes }) {
     timer.current = setTimeout(() => void load(prefix), TYPEAHEAD.delayMs);
   };
 
-  const choose = (value: string) => {
+  const choose = (value: string, position: number) => {
     const box = input.current;
     if (!box) return;
+    // Usage signals (issue 22): a pick from the list is a type-ahead click, which only the browser
+    // sees; its code is loaded on the first pick, outside the page's JavaScript.
+    const pick = { query: box.value.trim(), suggestion: value, position };
+    void import("~/signals/typeahead").then((m) => m.recordPickWhenEnabled(pick)).catch(() => undefined);
     box.value = value;
     close();
     // Remix's submit, as nav.tsx's listener would do on the form's submit event. It also keeps this
@@ -93,7 +97,7 @@ export function SearchInput({ box }: { box: SearchBoxAttributes }) {
         setPopup({ ...popup, active });
       } else if (event.key === "Enter" && popup.active >= 0) {
         event.preventDefault();
-        choose(popup.items[popup.active] ?? "");
+        choose(popup.items[popup.active] ?? "", popup.active);
       }
     }
   };
@@ -135,7 +139,7 @@ export function SearchInput({ box }: { box: SearchBoxAttributes }) {
                   aria-selected={index === popup.active}
                   // Keeps the focus in the box, whose blur would close the list before the click.
                   onMouseDown={(event) => event.preventDefault()}
-                  onClick={() => choose(item)}
+                  onClick={() => choose(item, index)}
                 >
                   {item}
                 </li>

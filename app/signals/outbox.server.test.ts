@@ -63,6 +63,20 @@ describe("the outbox", () => {
     expect(report.totals).toMatchObject({ searches: 5, clicks: 3, dropped: 3, meanPosition: 1 });
   });
 
+  it("records the signals of one turn of the event loop together, each with its own checks", async () => {
+    const signals = new Signals({ enabled: true, file: tempFile(), retentionDays: 90, forwarding: null, perMinute: 3 });
+    const click = { type: "click" as const, data: { docId: "D1", position: 0, query: "pump" } };
+    const outcomes = await Promise.all([
+      signals.recordSoon(click, browser("a")),
+      signals.recordSoon(click, browser("a")),
+      signals.recordSoon({ type: "search", data: { query: "x".repeat(300), numResults: -1, searchTime: 1, filters: [] } }, browser("b")),
+      ...Array.from({ length: 4 }, (_, i) => signals.recordSoon(search(`q${i}`), browser("c"))),
+    ]);
+    expect(outcomes).toEqual(["recorded", "repeat", "invalid", "recorded", "recorded", "recorded", "dropped"]);
+    expect(signals.store.all()).toHaveLength(4);
+    expect(await signals.recordSoon(search("later"), browser("d"))).toBe("recorded");
+  });
+
   it("is claimed by one process at a time: two stores on one file never take the same signal", () => {
     const file = tempFile();
     const one = new SqliteSignalStore(file);

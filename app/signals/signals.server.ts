@@ -32,6 +32,9 @@ export interface SignalsOptions {
   now?: () => number;
 }
 
+/** How often a server process folds new signals into the analytics totals. */
+const FOLD_EVERY_MS = 2000;
+
 export type Outcome = "recorded" | "repeat" | "dropped" | "off" | "invalid";
 
 /**
@@ -53,8 +56,8 @@ function repeatKey(input: SignalInput): string | null {
 
 /**
  * The portal's usage signals: recorded into the outbox, forwarded to Fusion in the background,
- * read by `/analytics`. Recording is synchronous (one SQLite insert) and never throws into the
- * page that causes it.
+ * folded into the totals `/analytics` reads. Recording is synchronous (one SQLite transaction:
+ * the checks and an insert) and never throws into the page that causes it.
  */
 export class Signals {
   readonly store: SqliteSignalStore;
@@ -62,9 +65,9 @@ export class Signals {
   private readonly perMinute: number;
   private readonly repeatWindowMs: number;
   private readonly now: () => number;
-  private readonly minutes = new Map<string, { minute: number; n: number }>();
-  private pruneTimer: NodeJS.Timeout | null = null;
-  private pending: Promise<unknown> = Promise.resolve();
+  private timers: NodeJS.Timeout[] = [];
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly soon: { input: SignalInput; context: SignalContext; resolve: (outcome: Outcome) => void }[] = [];
 
   constructor(readonly options: SignalsOptions) {
     this.now = options.now ?? Date.now;
@@ -88,9 +91,6 @@ export class Signals {
     if (!this.options.enabled) return "off";
     try {
       const now = this.now();
-      const key = repeatKey(input);
-      if (key && this.store.seen(context.identity, key, this.repeatWindowMs, now)) return "repeat";
-      if (!this.allow(context.identity, 1, now)) return "dropped";
       const parsed = SignalSchema.safeParse({
         ...input,
         id: randomUUID(),
@@ -102,9 +102,16 @@ export class Signals {
         console.error("Signal dropped: invalid", parsed.error.issues);
         return "invalid";
       }
-      this.store.insert([parsed.data], "server");
-      this.forwarder?.kick();
-      return "recorded";
+      const key = repeatKey(input);
+      // The checks and the insert are one transaction: one commit a signal, and no other worker in between.
+      const outcome = this.store.atomically((): Outcome => {
+        if (key && this.store.seen(context.identity, key, this.repeatWindowMs, now)) return "repeat";
+        if (!this.allow(context.identity, 1, now)) return "dropped";
+        this.store.insert([parsed.data], "server");
+        return "recorded";
+      });
+      if (outcome === "recorded") this.forwarder?.kick();
+      return outcome;
     } catch (error) {
       console.error("Signal could not be recorded:", error);
       return "invalid";
@@ -112,45 +119,77 @@ export class Signals {
   }
 
   /**
+   * Records like {@link record}, in one transaction with the other signals recorded in the same
+   * turn of the event loop (the pages of several requests): one commit for them all. The commit
+   * comes at the end of that turn, before the process waits for anything else.
+   */
+  recordSoon(input: SignalInput, context: SignalContext): Promise<Outcome> {
+    if (!this.options.enabled) return Promise.resolve("off");
+    return new Promise((resolve) => {
+      if (this.soon.length === 0) setImmediate(() => this.recordWaiting());
+      this.soon.push({ input, context, resolve });
+    });
+  }
+
+  private recordWaiting(): void {
+    const waiting = this.soon.splice(0);
+    let outcomes: Outcome[];
+    try {
+      // Each signal's own transaction is a savepoint of this one: an error undoes that signal only.
+      outcomes = this.store.atomically(() => waiting.map(({ input, context }) => this.record(input, context)));
+    } catch (error) {
+      console.error("Signals could not be recorded:", error);
+      outcomes = waiting.map(() => "invalid");
+    }
+    waiting.forEach(({ resolve }, i) => resolve(outcomes[i]!));
+  }
+
+  /**
    * Stores a browser's batch (already validated) under the server's session and user: a replayed
    * batch stores nothing twice. Returns how many were new, or null when the identity is over its cap.
    */
   acceptFromClient(signals: readonly ClientSignal[], context: SignalContext): number | null {
-    if (!this.allow(context.identity, signals.length, this.now())) return null;
     const full = signals.map((s) => SignalSchema.parse({ ...s, sessionId: context.sessionId, userId: context.userId }));
-    const added = this.store.insert(full, "client");
+    const added = this.store.atomically(() => (this.allow(context.identity, signals.length, this.now()) ? this.store.insert(full, "client") : null));
     if (added) this.forwarder?.kick();
     return added;
   }
 
-  /** Whether `identity` may add `n` signals this minute; what is refused is counted as dropped. */
+  /**
+   * Whether `identity` may add `n` signals this minute; what is refused is counted as dropped. The
+   * count is in the signals database, so every worker of the portal counts against one cap.
+   */
   private allow(identity: string, n: number, now: number): boolean {
-    const minute = Math.floor(now / 60_000);
-    const entry = this.minutes.get(identity);
-    const current = entry && entry.minute === minute ? entry : { minute, n: 0 };
-    if (current.n + n > this.perMinute) {
-      this.store.countDropped(dayOf(now), n);
-      return false;
-    }
-    current.n += n;
-    this.minutes.set(identity, current);
-    if (this.minutes.size > 50_000) for (const [key, value] of this.minutes) if (value.minute !== minute) this.minutes.delete(key);
-    return true;
+    if (this.store.admit(identity, n, this.perMinute, now)) return true;
+    this.store.countDropped(dayOf(now), n);
+    return false;
   }
 
-  /** Starts forwarding (when Fusion is configured) and the daily pruning; the server process calls it. */
+  /** Starts forwarding (when Fusion is configured), folding and the hourly pruning; the server process calls it. */
   start(): void {
     this.forwarder?.start();
-    if (this.pruneTimer) return;
+    if (this.timers.length) return;
     this.prune();
-    this.pruneTimer = setInterval(() => this.prune(), 60 * 60_000);
-    this.pruneTimer.unref();
+    // Folding in the background keeps the fold each report makes first down to the last seconds' signals.
+    this.timers = [setInterval(() => this.prune(), 60 * 60_000), setInterval(() => this.fold(), FOLD_EVERY_MS)];
+    for (const timer of this.timers) timer.unref();
   }
 
   async stop(): Promise<void> {
-    if (this.pruneTimer) clearInterval(this.pruneTimer);
-    this.pruneTimer = null;
+    for (const timer of this.timers.splice(0)) clearInterval(timer);
     await this.forwarder?.stop();
+  }
+
+  /** Folds new signals into the analytics totals, then checkpoints the WAL: the background work of a server process. */
+  fold(): number {
+    try {
+      const folded = this.store.fold();
+      this.store.checkpoint();
+      return folded;
+    } catch (error) {
+      console.error("Signals could not be folded into the analytics:", error);
+      return 0;
+    }
   }
 
   prune(): number {
@@ -165,12 +204,13 @@ export class Signals {
 
   /** Work under way that records a signal (the web layer's lookups of session and user). */
   track(work: Promise<unknown>): void {
-    this.pending = Promise.all([this.pending, work.catch(() => undefined)]);
+    const settled = work.catch(() => undefined).finally(() => this.inFlight.delete(settled));
+    this.inFlight.add(settled);
   }
 
   /** Resolves when every signal whose recording has started has landed (tests). */
   settled(): Promise<unknown> {
-    return this.pending;
+    return Promise.all(this.inFlight);
   }
 
   /** Earlier versions appended signals to a JSON-lines file: imported once, then renamed aside. */

@@ -1,20 +1,6 @@
 import { useEffect } from "react";
-import { eventId, SignalQueue } from "./queue";
-
-let queue: SignalQueue | null = null;
-
-/** The page's one queue, sending to POST /api/signals (and the beacon as the page goes away). */
-function pageQueue(enabled: boolean): SignalQueue {
-  queue ??= new SignalQueue({
-    enabled,
-    send: (body) =>
-      fetch("/api/signals", { method: "POST", headers: { "Content-Type": "application/json" }, body, keepalive: true }).then(
-        (r) => r.ok || (r.status >= 400 && r.status < 500 && r.status !== 429),
-      ),
-    beacon: (body) => navigator.sendBeacon("/api/signals", new Blob([body], { type: "application/json" })),
-  });
-  return queue;
-}
+import { pageQueue } from "./page-queue";
+import { eventId } from "./queue";
 
 /**
  * The time spent on an item page, which only the browser knows: sent as a view signal with its

@@ -2,12 +2,13 @@ import { csvDocument } from "~/export/csv";
 import { exportFilename } from "~/export/filename";
 import { csvResponse } from "~/export/stream.server";
 import { services } from "~/registry.server";
-import type { AnalyticsReport } from "~/signals/store.server";
+import { PERIODS, type AnalyticsReport } from "~/signals/store.server";
 import { requireUser } from "./auth.server";
 import { problemPage } from "./problem-page.server";
 
 export const ANALYTICS_PATH = "/analytics";
-export const PERIODS = [7, 30, 90] as const;
+// The store keeps running totals for exactly these periods.
+export { PERIODS };
 type Period = (typeof PERIODS)[number];
 const ROWS = 20;
 
