@@ -89,27 +89,21 @@ export interface BuildReport {
 
 const PROGRESS_EVERY = 10_000;
 
-/** Builds a sample catalogue of `items` generated items (plus their BOMs) and puts it at `target`. */
-export function buildSampleCatalog(target: string, options: BuildSampleOptions): BuildReport {
+/**
+ * Writes a catalogue at `target` whole: `fill` adds the records to a writer on a temporary file
+ * and returns how the catalogue was made; then the file is finished and swapped in. On failure the
+ * temporary file goes and `target` stays as it was.
+ */
+function writeCatalogFile(target: string, fill: (writer: CatalogWriter) => Record<string, string | number>): BuildReport {
   const started = performance.now();
-  const seed = options.seed ?? DEFAULT_SAMPLE_SEED;
   const tempPath = tempPathFor(target);
   let writer: CatalogWriter | undefined;
   let finished = false;
   try {
-    const w = new CatalogWriter(tempPath);
-    writer = w;
-    const report = () => options.onProgress?.({ ...w.counts, totalItems: options.items });
-    for (const doc of generateItems(options.items, seed)) {
-      w.addItem(doc);
-      if (w.counts.items % PROGRESS_EVERY === 0) report();
-    }
-    for (const bom of generateBoms(options.items, seed)) {
-      w.addBom(bom);
-      if (w.counts.boms % PROGRESS_EVERY === 0) report();
-    }
-    const counts = w.counts;
-    w.finish({ source: "sample", sample_items: options.items, sample_seed: seed });
+    writer = new CatalogWriter(tempPath);
+    const meta = fill(writer);
+    const counts = writer.counts;
+    writer.finish(meta);
     finished = true;
     commitTempFile(tempPath, target);
     return { ...counts, seconds: (performance.now() - started) / 1000 };
@@ -124,6 +118,23 @@ export function buildSampleCatalog(target: string, options: BuildSampleOptions):
     removeIfExists(tempPath);
     throw error;
   }
+}
+
+/** Builds a sample catalogue of `items` generated items (plus their BOMs) and puts it at `target`. */
+export function buildSampleCatalog(target: string, options: BuildSampleOptions): BuildReport {
+  const seed = options.seed ?? DEFAULT_SAMPLE_SEED;
+  return writeCatalogFile(target, (w) => {
+    const report = () => options.onProgress?.({ ...w.counts, totalItems: options.items });
+    for (const doc of generateItems(options.items, seed)) {
+      w.addItem(doc);
+      if (w.counts.items % PROGRESS_EVERY === 0) report();
+    }
+    for (const bom of generateBoms(options.items, seed)) {
+      w.addBom(bom);
+      if (w.counts.boms % PROGRESS_EVERY === 0) report();
+    }
+    return { source: "sample", sample_items: options.items, sample_seed: seed };
+  });
 }
 
 /** The schema version of a catalogue file; null when it is not a readable catalogue. */
@@ -159,38 +170,23 @@ function storedDoc(row: Record<string, unknown>): Doc {
  * catalogue survives without its import files. On failure the old file stays as it was.
  */
 export function upgradeCatalog(target: string): BuildReport {
-  const started = performance.now();
-  const tempPath = tempPathFor(target);
   const source = new Database(target, { readonly: true, fileMustExist: true });
-  let writer: CatalogWriter | undefined;
-  let finished = false;
   try {
-    const meta = readMeta(source);
-    const w = new CatalogWriter(tempPath);
-    writer = w;
-    for (const row of source.prepare("SELECT * FROM items ORDER BY rowid").iterate() as Iterable<Record<string, unknown>>) w.addItem(storedDoc(row));
-    for (const row of source.prepare("SELECT * FROM bom ORDER BY rowid").iterate() as Iterable<Record<string, unknown>>) {
-      const { rowid: _rowid, ...record } = row;
-      w.addBom(record as unknown as BomDoc);
-    }
-    const counts = w.counts;
-    const kept = Object.fromEntries(Object.entries(meta).filter(([key]) => !["schema_version", "item_count", "bom_count", "built_at"].includes(key)));
-    w.finish({ ...kept, upgraded_from: meta.schema_version ?? "unknown", ...(meta.built_at ? { first_built_at: meta.built_at } : {}) });
-    finished = true;
-    source.close();
-    commitTempFile(tempPath, target);
-    return { ...counts, seconds: (performance.now() - started) / 1000 };
-  } catch (error) {
-    if (writer && !finished) {
-      try {
-        writer.abort();
-      } catch {
-        // The original error says more than a failed rollback of a file we delete anyway.
+    return writeCatalogFile(target, (w) => {
+      const meta = readMeta(source);
+      for (const row of source.prepare("SELECT * FROM items ORDER BY rowid").iterate() as Iterable<Record<string, unknown>>) w.addItem(storedDoc(row));
+      for (const row of source.prepare("SELECT * FROM bom ORDER BY rowid").iterate() as Iterable<Record<string, unknown>>) {
+        const { rowid: _rowid, ...record } = row;
+        w.addBom(record as unknown as BomDoc);
       }
-    }
+      // Closed before the new file is renamed over it: the old file's connection must not touch
+      // journal files that would then carry the new file's name.
+      source.close();
+      const kept = Object.fromEntries(Object.entries(meta).filter(([key]) => !["schema_version", "item_count", "bom_count", "built_at"].includes(key)));
+      return { ...kept, upgraded_from: meta.schema_version ?? "unknown", ...(meta.built_at ? { first_built_at: meta.built_at } : {}) };
+    });
+  } finally {
     if (source.open) source.close();
-    removeIfExists(tempPath);
-    throw error;
   }
 }
 
