@@ -12,7 +12,7 @@ import {
 } from "@remix-run/react";
 import { useContext, type ReactNode } from "react";
 import { ErrorScreen, NotFoundScreen } from "./components/error-screen";
-import { useDocumentNavigation } from "./components/nav";
+import { useDocumentNavigation } from "./components/progressive";
 import { useNonce } from "./components/nonce";
 import { PreferencesContext, type ShellPreferences } from "./components/preferences";
 import { SiteFooter } from "./components/site-footer";
@@ -20,7 +20,7 @@ import { SiteHeader } from "./components/site-header";
 import { useShell } from "./components/header-search";
 import styles from "./styles/app.css";
 import { loadSignInState } from "./web/auth.server";
-import { companySite, liteParamRedirect, readPreferences, typeaheadEnabled } from "./web/preferences.server";
+import { companyLinks, companySite, liteParamRedirect, readPreferences, typeaheadEnabled } from "./web/preferences.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
@@ -38,7 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const liteSwitch = await liteParamRedirect(request);
   if (liteSwitch) throw liteSwitch;
   const [signIn, preferences] = await Promise.all([loadSignInState(request), readPreferences(request)]);
-  return { ...signIn, preferences, siteUrl: companySite(), typeahead: typeaheadEnabled() };
+  return { ...signIn, preferences, siteUrl: companySite(), company: companyLinks(), typeahead: typeaheadEnabled() };
 }
 
 const THEME_CLASS = { light: "light", dark: "dark", auto: undefined } as const;
@@ -77,7 +77,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <main id="main" tabIndex={-1}>
           {children}
         </main>
-        <SiteFooter lite={preferences.lite} theme={preferences.theme} here={here} siteUrl={signIn?.siteUrl ?? null} />
+        <SiteFooter lite={preferences.lite} theme={preferences.theme} here={here} company={signIn?.company ?? null} />
         {/* Lite mode: not one script, not even the router's state; every control is a link or a form. */}
         {!preferences.lite && <ScrollRestoration nonce={nonce} />}
         {!preferences.lite && <Scripts nonce={nonce} />}
@@ -86,8 +86,14 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
+/** What the root hands its pages: the document's script nonce (set by entry.server; none in the browser). */
+export interface RootContext {
+  nonce: string | undefined;
+}
+
 export default function App() {
-  return <Outlet />;
+  const context: RootContext = { nonce: useNonce() };
+  return <Outlet context={context} />;
 }
 
 export function ErrorBoundary() {

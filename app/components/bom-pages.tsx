@@ -1,7 +1,7 @@
 import { useLocation } from "@remix-run/react";
-import { AppLink } from "./nav";
+import { AppLink } from "./progressive";
 import type { BomSectionView } from "~/search/bom-view";
-import { BackupNotice, type BackupView } from "./backup-notice";
+import { BackupNotice } from "./backup-notice";
 import { BomSection } from "./bom-section";
 import { PrintDate } from "./print-date";
 
@@ -23,7 +23,7 @@ export function BomPage({
 }: {
   itemNumber: string;
   title: string;
-  sections: (BomSectionView & { degraded: boolean; backup?: BackupView | null })[];
+  sections: (BomSectionView & { degraded: boolean; backup?: string | null })[];
   exportLabel: string;
   exportHref: string;
   /** The search this page was reached from (or the search home). */
@@ -53,7 +53,7 @@ export function BomPage({
       <p className="print-only print-meta">
         Crib Search · {title} {itemNumber} · <PrintDate />
       </p>
-      {sections.some((s) => s.degraded) && <BackupNotice backup={sections.find((s) => s.backup)?.backup} />}
+      <BackupNotice text={sections.find((s) => s.backup)?.backup} />
       {sections.map((section) => (
         <BomSection key={section.prefix} section={section} action={location.pathname} emptyText={EMPTY_TEXT[section.type] ?? ""} />
       ))}

@@ -1,7 +1,6 @@
-import { AppForm, AppLink } from "./nav";
+import { AppForm, AppLink, HiddenInputs } from "./progressive";
 import type { ReactNode } from "react";
 import type { BomSectionView } from "~/search/bom-view";
-import { HiddenInputs } from "./hidden-inputs";
 import { PageList } from "./pager";
 import { SortIndicator } from "./results-table";
 

@@ -1,4 +1,4 @@
-import { AppLink } from "./nav";
+import { AppLink } from "./progressive";
 
 /**
  * An error of a page or a download: the message, Try Again (when trying again can help) and a way

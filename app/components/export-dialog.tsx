@@ -1,10 +1,8 @@
 import { useNavigate } from "@remix-run/react";
-import { AppLink } from "./nav";
+import { AppLink, HiddenInputs, useHydrated } from "./progressive";
 import { useEffect, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import type { ExportDialogView } from "~/export/export-view";
-import { HiddenInputs } from "./hidden-inputs";
-import { useHydrated } from "./hydration";
 import { SEARCH_EXPORT_PATH, SEARCH_PATH } from "~/search/paths";
 
 type Jsonified<T> = { [K in keyof T]: T[K] };

@@ -1,4 +1,4 @@
-import { AppLink } from "./nav";
+import { AppLink } from "./progressive";
 
 export interface ExportMenuView {
   allHref: string;

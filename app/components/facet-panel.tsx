@@ -1,9 +1,7 @@
-import { AppForm, AppLink } from "./nav";
+import { AppForm, AppLink, HiddenInputs, useHydrated } from "./progressive";
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import type { FacetView, SelectedFilterView } from "~/search/search-view";
 import { filterToggleHref } from "~/search/state";
-import { HiddenInputs } from "./hidden-inputs";
-import { useHydrated } from "./hydration";
 import { SEARCH_PATH } from "~/search/paths";
 
 interface FacetPanelProps {

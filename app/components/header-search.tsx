@@ -1,8 +1,6 @@
 import { useLocation, useMatches, useNavigation } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState, type InputHTMLAttributes } from "react";
-import { HiddenInputs } from "./hidden-inputs";
-import { AppForm } from "./nav";
-import { lazyPart, useHydrated } from "./hydration";
+import { HiddenInputs, AppForm, lazyPart, useHydrated } from "./progressive";
 import { SEARCH_PATH } from "~/search/paths";
 
 /** What a new query from the header keeps of the search on screen (spec §4: not the page nor search-within). */

@@ -1,4 +1,4 @@
-import { AppLink } from "./nav";
+import { AppLink } from "./progressive";
 
 interface Neighbour {
   itemNumber: string;

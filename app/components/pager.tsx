@@ -1,8 +1,6 @@
 import { useSubmit } from "@remix-run/react";
-import { AppForm, AppLink } from "./nav";
+import { AppForm, AppLink, HiddenInputs, useHydrated } from "./progressive";
 import type { PagerView } from "~/search/search-view";
-import { HiddenInputs } from "./hidden-inputs";
-import { useHydrated } from "./hydration";
 
 interface PagerProps {
   pager: PagerView;

@@ -1,10 +1,9 @@
 import { useLocation, useNavigation } from "@remix-run/react";
-import { BackupNotice, type BackupView } from "./backup-notice";
-import { AppLink } from "./nav";
+import { BackupNotice } from "./backup-notice";
+import { AppLink, lazyPart } from "./progressive";
 import { useEffect, useRef } from "react";
 import type { SearchView } from "~/search/search-view";
 import type { ExportDialogView } from "~/export/export-view";
-import { lazyPart } from "./hydration";
 import { ExportMenu, type ExportMenuView } from "./export-menu";
 import { FacetPanel } from "./facet-panel";
 import { Pager } from "./pager";
@@ -25,14 +24,13 @@ export interface SearchPageProps {
   exportMenu?: ExportMenuView | null;
   didYouMean?: { query: string; href: string } | null;
   error: { message: string; retryHref: string } | null;
-  degraded: boolean;
-  /** Where a degraded page's results came from, for the backup notice. */
-  backup?: BackupView | null;
+  /** The backup notice of a degraded page: where its results came from. */
+  backup?: string | null;
   emptyCatalog: boolean;
   recentSearches: { query: string; href: string }[];
 }
 
-export function SearchPage({ view, error, degraded, backup, emptyCatalog, recentSearches, exportDialog, exportMenu, didYouMean }: SearchPageProps) {
+export function SearchPage({ view, error, backup, emptyCatalog, recentSearches, exportDialog, exportMenu, didYouMean }: SearchPageProps) {
   const navigation = useNavigation();
   const location = useLocation();
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -96,7 +94,7 @@ export function SearchPage({ view, error, degraded, backup, emptyCatalog, recent
               </ul>
             </nav>
           )}
-          {degraded && <BackupNotice backup={backup} />}
+          <BackupNotice text={backup} />
           <div className="toolbar">
             <SearchWithin
               terms={view.within}

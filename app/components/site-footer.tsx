@@ -1,50 +1,23 @@
 import { LITE_PATH, THEME_PATH, type ThemeMode } from "./preferences";
 
-/** Spec §2's footer links: pages of the company site (SITE_URL), never of the portal. */
-const LINKS: [string, string][] = [
-  ["/support", "Support"],
-  ["/warranty", "Warranty"],
-  ["/contact", "Contact"],
-  ["/products/refrigerators", "Refrigerators"],
-  ["/products/washers", "Washers"],
-  ["/products/ranges", "Ranges"],
-  ["/products/dishwashers", "Dishwashers"],
-  ["/privacy", "Privacy"],
-  ["/terms", "Terms"],
-  ["/accessibility", "Accessibility"],
-  ["/cookies", "Cookies"],
-];
-/** The three social links, through the company site, which knows its accounts. */
-const SOCIAL: [string, string][] = [
-  ["/social/facebook", "Facebook"],
-  ["/social/x", "X"],
-  ["/social/linkedin", "LinkedIn"],
-];
+/** The footer's links to the company site (SITE_URL), written by the server: spec §2's pages and three social links. */
+export interface CompanyLinks {
+  pages: { href: string; label: string }[];
+  social: { href: string; label: string }[];
+}
 
 /**
  * The company site's links (when SITE_URL is set), and this browser's settings: lite mode (pages
  * without any JavaScript) and, once a theme was chosen, the way back to the system's theme. Both
  * are plain POST forms that come back to this page.
  */
-export function SiteFooter({ lite, theme, here, siteUrl }: { lite: boolean; theme: ThemeMode; here: string; siteUrl: string | null }) {
+export function SiteFooter({ lite, theme, here, company }: { lite: boolean; theme: ThemeMode; here: string; company: CompanyLinks | null }) {
   return (
     <footer className="site-footer">
-      {siteUrl && (
+      {company && (
         <nav aria-label="Company site">
-          <ul>
-            {LINKS.map(([path, label]) => (
-              <li key={path}>
-                <a href={`${siteUrl}${path}`}>{label}</a>
-              </li>
-            ))}
-          </ul>
-          <ul className="social">
-            {SOCIAL.map(([path, label]) => (
-              <li key={path}>
-                <a href={`${siteUrl}${path}`}>{label}</a>
-              </li>
-            ))}
-          </ul>
+          <LinkList links={company.pages} />
+          <LinkList links={company.social} className="social" />
         </nav>
       )}
       <div className="preferences">
@@ -67,5 +40,17 @@ export function SiteFooter({ lite, theme, here, siteUrl }: { lite: boolean; them
         )}
       </div>
     </footer>
+  );
+}
+
+function LinkList({ links, className }: { links: CompanyLinks["pages"]; className?: string }) {
+  return (
+    <ul className={className}>
+      {links.map((link) => (
+        <li key={link.href}>
+          <a href={link.href}>{link.label}</a>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData, useOutletContext } from "@remix-run/react";
 import { createElement, useEffect } from "react";
-import { useNonce } from "~/components/nonce";
+import type { RootContext } from "~/root";
 import { loadEmbed } from "~/web/embed.server";
 
 export function loader({ request }: LoaderFunctionArgs) {
@@ -18,7 +18,7 @@ function widget(tag: string, attributes: Record<string, string>, children: React
 /** The embeddable widgets demo: the search box, facets and results as another site would embed them. */
 export default function EmbedRoute() {
   const data = useLoaderData<typeof loader>();
-  const nonce = useNonce();
+  const { nonce } = useOutletContext<RootContext>();
   // A page reached by a client-side navigation gets no server-written script: load it here.
   useEffect(() => {
     if (customElements.get("crib-search-box") || document.querySelector(`script[src="${data.widgetsSrc}"]`)) return;

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { BackupNotice } from "~/components/backup-notice";
 import { ItemNav } from "~/components/item-nav";
-import { AppLink } from "~/components/nav";
+import { AppLink } from "~/components/progressive";
 import { RouteErrorPanel } from "~/components/route-error-panel";
 import { ProductImage } from "~/components/product-image";
 import { PrintDate } from "~/components/print-date";
@@ -43,7 +43,7 @@ export default function ProductPage() {
       <p className="print-only print-meta">
         Crib Search · {p.itemNumber} · <PrintDate />
       </p>
-      {p.degraded && <BackupNotice backup={p.backup} />}
+      <BackupNotice text={p.backup} />
       {p.allResults && (
         <p className="all-results">
           <AppLink to={p.allResults.href}>All results for “{p.allResults.query}”</AppLink>

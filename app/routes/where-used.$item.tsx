@@ -28,7 +28,7 @@ export default function WhereUsedPage() {
       <p className="print-only print-meta">
         Crib Search · Where Used: {item} · <PrintDate />
       </p>
-      {sections.some((s) => s.degraded) && <BackupNotice backup={sections.find((s) => s.backup)?.backup} />}
+      <BackupNotice text={sections.find((s) => s.backup)?.backup} />
       {sections.map((section) => (
         <BomSection
           key={section.prefix}

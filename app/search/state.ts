@@ -47,13 +47,14 @@ export interface SearchState {
   within: string[];
 }
 
-export const EMPTY_STATE: SearchState = Object.freeze({
+// Marked pure, so a bundle that does not use it (the browser's, which only toggles filters) leaves it out.
+export const EMPTY_STATE: SearchState = /* @__PURE__ */ Object.freeze({
   q: "",
   page: 1,
   rows: DEFAULT_ROWS,
   sort: null,
-  filters: Object.freeze([]) as unknown as Filter[],
-  within: Object.freeze([]) as unknown as string[],
+  filters: /* @__PURE__ */ Object.freeze([]) as unknown as Filter[],
+  within: /* @__PURE__ */ Object.freeze([]) as unknown as string[],
 });
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { backupNoticeText } from "~/components/backup-notice";
-import { formatBuildDate } from "./backup.server";
+import { backupNoticeText, formatBuildDate } from "./backup.server";
 
 describe("the backup notice", () => {
   it("names the backup catalogue's build date, as a day in UTC", () => {

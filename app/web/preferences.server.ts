@@ -1,5 +1,6 @@
 import { redirect } from "@remix-run/node";
 import { isThemeMode, LITE_PARAM, toggledTheme, type ShellPreferences, type ThemeMode } from "~/components/preferences";
+import type { CompanyLinks } from "~/components/site-footer";
 import { safePath } from "~/lib/safe-path";
 import { services } from "~/registry.server";
 import { HOME_PATH } from "~/search/paths";
@@ -86,6 +87,38 @@ export function toHome(): Response {
 /** The company site the footer links to (SITE_URL), or null when none is configured. */
 export function companySite(): string | null {
   return services().config.siteUrl ?? null;
+}
+
+/** Spec §2's footer links: pages of the company site, never of the portal. */
+const COMPANY_PAGES: [string, string][] = [
+  ["/support", "Support"],
+  ["/warranty", "Warranty"],
+  ["/contact", "Contact"],
+  ["/products/refrigerators", "Refrigerators"],
+  ["/products/washers", "Washers"],
+  ["/products/ranges", "Ranges"],
+  ["/products/dishwashers", "Dishwashers"],
+  ["/privacy", "Privacy"],
+  ["/terms", "Terms"],
+  ["/accessibility", "Accessibility"],
+  ["/cookies", "Cookies"],
+];
+/** The three social links, through the company site, which knows its accounts. */
+const SOCIAL_PAGES: [string, string][] = [
+  ["/social/facebook", "Facebook"],
+  ["/social/x", "X"],
+  ["/social/linkedin", "LinkedIn"],
+];
+
+/**
+ * The footer's links to the company site, or null without SITE_URL. Written by the server, so the
+ * list is in the page's data rather than in every page's script.
+ */
+export function companyLinks(): CompanyLinks | null {
+  const site = companySite();
+  if (!site) return null;
+  const links = (pages: [string, string][]) => pages.map(([path, label]) => ({ href: `${site}${path}`, label }));
+  return { pages: links(COMPANY_PAGES), social: links(SOCIAL_PAGES) };
 }
 
 /** Whether the header's box is a type-ahead (TYPEAHEAD_ENABLED): the shell fetches its code only then. */

@@ -162,7 +162,8 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
         backup: backupOf(answer),
         error: null,
         emptyCatalog: total === 0 && !state.q && state.filters.length === 0 && state.within.length === 0,
-        recentSearches: recentSearches.map((q) => ({ query: q, href: searchHref({ ...state, q, page: 1, filters: [], within: [], sort: null }, config) })),
+        // The home page lists them; a results page only records its query among them.
+        recentSearches: (options.home ? recentSearches : []).map((q) => ({ query: q, href: searchHref({ ...state, q, page: 1, filters: [], within: [], sort: null }, config) })),
       },
       { headers },
     );

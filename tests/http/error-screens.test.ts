@@ -15,6 +15,8 @@ import { get } from "./server";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const SECRET = "catalogue exploded at /srv/secret/catalog.db";
+/** The home page and the results page: one route module (`/crib-search/search?`). */
+const SEARCH_ROUTE = "routes/crib-search.(search)";
 let build: ServerBuild;
 
 beforeAll(async () => {
@@ -56,12 +58,12 @@ async function expectErrorScreen(response: Response) {
 
 describe("the error screen", () => {
   it("a page whose loader throws answers 500 with the spec's screen and no trace of the failure", async () => {
-    await expectErrorScreen(await failing("routes/crib-search._index", "loader")("/crib-search"));
-    await expectErrorScreen(await failing("routes/crib-search.search", "loader")("/crib-search/search?q=pump"));
+    await expectErrorScreen(await failing(SEARCH_ROUTE, "loader")("/crib-search"));
+    await expectErrorScreen(await failing(SEARCH_ROUTE, "loader")("/crib-search/search?q=pump"));
   });
 
   it("a page that fails to render answers 500 with the same screen", async () => {
-    await expectErrorScreen(await failing("routes/crib-search._index", "default")("/crib-search"));
+    await expectErrorScreen(await failing(SEARCH_ROUTE, "default")("/crib-search"));
   });
 
   it("the item, BOM and Where Used pages, whose own boundary says what failed, show it for the unexpected too", async () => {
@@ -72,7 +74,7 @@ describe("the error screen", () => {
 
   it("keeps the theme and lite mode of the browser", async () => {
     const cookie = `lite=${encodeURIComponent(btoa("true"))}; theme-storage=${encodeURIComponent(btoa('"dark"'))}`;
-    const html = await expectErrorScreen(await failing("routes/crib-search._index", "loader")("/crib-search", cookie));
+    const html = await expectErrorScreen(await failing(SEARCH_ROUTE, "loader")("/crib-search", cookie));
     expect(html).toMatch(/<html lang="en" class="dark">/);
     expect(html).not.toMatch(/<script/);
   });

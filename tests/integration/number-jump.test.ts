@@ -18,7 +18,7 @@ let productLoader: Loader;
 let apiSearch: Loader;
 
 beforeAll(async () => {
-  searchLoader = (await import("~/routes/crib-search.search")).loader;
+  searchLoader = (await import("~/routes/crib-search.(search)")).loader;
   productLoader = (await import("~/routes/product.$id")).loader;
   apiSearch = (await import("~/routes/api.search")).loader;
 });

@@ -15,7 +15,7 @@ const loaders: Record<string, Loader> = {};
 
 beforeAll(async () => {
   loaders.config = (await import("~/routes/api.config")).loader;
-  loaders.search = (await import("~/routes/crib-search.search")).loader;
+  loaders.search = (await import("~/routes/crib-search.(search)")).loader;
   loaders.product = (await import("~/routes/product.$id")).loader;
 });
 

@@ -44,7 +44,7 @@ let productLoader: Loader;
 
 beforeAll(async () => {
   fusion.listen({ onUnhandledRequest: "bypass" });
-  searchLoader = (await import("~/routes/crib-search.search")).loader;
+  searchLoader = (await import("~/routes/crib-search.(search)")).loader;
   productLoader = (await import("~/routes/product.$id")).loader;
 });
 
@@ -162,7 +162,7 @@ describe("signals of a search through Fusion", () => {
     const before = (await readSignals()).filter((s) => s.type === "search").length;
     await searchPage("/crib-search/search?q=pump&facet-category=pu");
     await searchPage("/crib-search/search?q=pump&export=all");
-    const home = (await import("~/routes/crib-search._index")).loader;
+    const home = (await import("~/routes/crib-search.(search)")).loader;
     await home({ request: new Request("http://localhost/crib-search"), params: {}, context: {} });
     expect((await readSignals()).filter((s) => s.type === "search")).toHaveLength(before);
   });
