@@ -126,15 +126,16 @@ async function main(): Promise<void> {
       ["Where Used", `/where-used/${encodeURIComponent(component)}`],
     ];
     const named: string[] = [];
+    const misses: string[] = [];
     for (const [name, pagePath] of pages) {
       const { count, bytes } = await namedScripts(server.url, pagePath);
       named.push(`${name} ${kib(bytes)} in ${count}`);
-      if (name === "search" && bytes > JS_BUDGET) console.log(`(search page: the scripts it names weigh ${kib(bytes)} compressed, over the budget of ${kib(JS_BUDGET)})`);
+      // The budget's measure: the bodies, each compressed alone, without the response headers.
+      if (name === "search" && bytes > JS_BUDGET) misses.push(`search (JS): the scripts it names weigh ${kib(bytes)} compressed > ${kib(JS_BUDGET)}`);
     }
     console.log(`Scripts each page names, gzip -6: ${named.join("; ")}`);
     console.log(`Lighthouse 12, mobile profile (simulated slow 4G, 4× CPU), median of ${RUNS} runs; ${server.url}; load average ${os.loadavg()[0]!.toFixed(1)}\n`);
     const rows: (string | number)[][] = [["page", "mode", "perf", "a11y", "LCP", "TBT", "CLS", "JS", "scripts", "HTML"]];
-    const misses: string[] = [];
     const results: Record<string, Run & { runs: Run[] }> = {};
     for (const [name, pagePath] of pages) {
       for (const lite of [false, true]) {
@@ -153,12 +154,11 @@ async function main(): Promise<void> {
         // Lighthouse shows CLS to three decimals; a shift of a ten-thousandth reads 0 there too.
         if (Number(r.cls.toFixed(3)) > TARGETS.cls) misses.push(`${what}: CLS ${r.cls.toFixed(3)} > 0`);
         if (lite && r.jsBytes > 0) misses.push(`${what}: ${kib(r.jsBytes)} of JavaScript in lite mode`);
-        if (!lite && name === "search" && r.jsBytes > JS_BUDGET) misses.push(`${what}: JavaScript ${kib(r.jsBytes)} > ${kib(JS_BUDGET)}`);
       }
     }
     console.log(table(rows));
     console.log(`Load average at the end: ${os.loadavg()[0]!.toFixed(1)}`);
-    console.log(`\nJS and HTML: bytes transferred (compressed), as Lighthouse's network log has them. Budget: search page JS ≤ ${kib(JS_BUDGET)}, lite 0.`);
+    console.log(`\nJS and HTML: bytes transferred (compressed), as Lighthouse's network log has them. The budget (search page JS ≤ ${kib(JS_BUDGET)}, lite 0) counts the scripts' bodies, gzip -6, as printed above.`);
     console.log(misses.length === 0 ? "\nEvery target met." : `\nTargets missed:\n${misses.map((m) => `  - ${m}`).join("\n")}`);
     fs.writeFileSync("bench/out/web.json", `${JSON.stringify({ runs: RUNS, pages: Object.fromEntries(pages), results, misses }, null, 2)}\n`);
   } finally {

@@ -1,4 +1,4 @@
-import { AppForm, AppLink, HiddenInputs, useHydrated } from "./progressive";
+import { AppForm, AppLink, HiddenInputs, useHydrated, WithoutScript } from "./progressive";
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import type { FacetView, SelectedFilterView } from "~/search/search-view";
 import { filterToggleHref } from "~/search/state";
@@ -104,7 +104,11 @@ function FacetGroup({ facet, hidden }: { facet: FacetView; hidden: [string, stri
             onChange={(e) => setTerm(e.currentTarget.value)}
             autoComplete="off"
           />
-          {!hydrated && <button type="submit" className="small">Find</button>}
+          <WithoutScript>
+            <button type="submit" className="small">
+              Find
+            </button>
+          </WithoutScript>
         </AppForm>
       )}
       {facet.values.length === 0 ? (

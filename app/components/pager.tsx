@@ -1,5 +1,5 @@
 import { useSubmit } from "@remix-run/react";
-import { AppForm, AppLink, HiddenInputs, useHydrated } from "./progressive";
+import { AppForm, AppLink, HiddenInputs, WithoutScript } from "./progressive";
 import type { PagerView } from "~/search/search-view";
 
 interface PagerProps {
@@ -11,7 +11,6 @@ interface PagerProps {
 }
 
 export function Pager({ pager, rowsPerPage, pageSizes, hidden, action }: PagerProps) {
-  const hydrated = useHydrated();
   const submit = useSubmit();
   return (
     <div className="pager-bar">
@@ -39,11 +38,11 @@ export function Pager({ pager, rowsPerPage, pageSizes, hidden, action }: PagerPr
             </option>
           ))}
         </select>
-        {!hydrated && (
+        <WithoutScript>
           <button type="submit" className="small">
             Apply
           </button>
-        )}
+        </WithoutScript>
       </AppForm>
     </div>
   );

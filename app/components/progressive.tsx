@@ -16,7 +16,8 @@
  * (`lazyPart`).
  */
 import { useNavigate, useSubmit } from "@remix-run/react";
-import { lazy, memo, Suspense, useEffect, useState, type ComponentType, type AnchorHTMLAttributes, type FormHTMLAttributes } from "react";
+import { lazy, memo, Suspense, useContext, useEffect, useState, type AnchorHTMLAttributes, type ComponentType, type FormHTMLAttributes, type ReactNode } from "react";
+import { PreferencesContext } from "./preferences";
 
 interface AppLinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href"> {
   to: string;
@@ -110,6 +111,18 @@ export function useHydrated(): boolean {
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   return hydrated;
+}
+
+/**
+ * What only a browser that runs no script needs, such as the submit button of a form that
+ * JavaScript submits on change. A page with scripts has it in `<noscript>`: where scripts run it is
+ * never drawn, so hydration removes nothing and nothing on the page moves. A lite page (no scripts
+ * sent, though the browser runs them) has it as plain markup, which `<noscript>` would hide there.
+ * React leaves a `<noscript>`'s content alone when it hydrates.
+ */
+export function WithoutScript({ children }: { children: ReactNode }) {
+  const { lite } = useContext(PreferencesContext);
+  return lite ? <>{children}</> : <noscript>{children}</noscript>;
 }
 
 type Loaded<P> = { default: ComponentType<P> };

@@ -1,5 +1,5 @@
 import { useSubmit } from "@remix-run/react";
-import { AppForm, AppLink, HiddenInputs, useHydrated } from "./progressive";
+import { AppForm, AppLink, HiddenInputs, WithoutScript } from "./progressive";
 import type { SortOption } from "~/search/search-view";
 
 interface SearchWithinProps {
@@ -68,7 +68,6 @@ interface SortFormProps {
 }
 
 export function SortForm({ options, value, hidden, action }: SortFormProps) {
-  const hydrated = useHydrated();
   const submit = useSubmit();
   const known = options.some((o) => o.value === value);
   return (
@@ -89,11 +88,11 @@ export function SortForm({ options, value, hidden, action }: SortFormProps) {
           </option>
         ))}
       </select>
-      {!hydrated && (
+      <WithoutScript>
         <button type="submit" className="small">
           Sort
         </button>
-      )}
+      </WithoutScript>
     </AppForm>
   );
 }

@@ -25,6 +25,7 @@ import {
   searchUrl,
   shownTotal,
   urlWith,
+  waitForHydration,
 } from "./helpers";
 
 /** EXPORT_LIMIT of the browser-test server (scripts/e2e-server.mjs). */
@@ -67,8 +68,7 @@ function currentParams(page: Page): URLSearchParams {
 
 /** With JavaScript the page hydrates before the dialog's buttons are used. */
 async function waitForDialogReady(page: Page, testInfo: TestInfo): Promise<void> {
-  if (!isJs(testInfo)) return;
-  await expect(page.getByRole("button", { name: "Sort", exact: true })).toHaveCount(0);
+  await waitForHydration(page, testInfo);
 }
 
 interface Csv {

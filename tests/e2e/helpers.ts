@@ -38,13 +38,14 @@ export function currentParams(page: Page): URLSearchParams {
 
 /**
  * With JavaScript, waits until React has hydrated the search page: React has taken over the page,
- * and the no-JS-only `Sort` button is removed by the first client effect (on a page without that
- * button the first check alone holds). Without JavaScript there is nothing to wait for.
+ * and the first client effect has run (the filters' disclosure drops the class that unfolds it on
+ * wide screens without JavaScript; a page without filters has the first check alone). Without
+ * JavaScript there is nothing to wait for.
  */
 export async function waitForHydration(page: Page, testInfo: TestInfo): Promise<void> {
   if (!isJs(testInfo)) return;
   await waitForReact(page, testInfo);
-  await expect(page.getByRole("button", { name: "Sort", exact: true })).toHaveCount(0);
+  await expect(page.locator("#filters details.unfolded-wide")).toHaveCount(0);
 }
 
 /** Opens a search-page URL and, with JavaScript, waits for hydration. */
@@ -234,8 +235,8 @@ export function apiFacet(result: ApiSearch, key: FacetKey): ApiFacet["values"] {
 
 /**
  * With JavaScript, waits until React has taken over the page (hydration sets its fiber on the
- * elements it adopts); for pages without the search page's no-JS-only Sort button. Without
- * JavaScript there is nothing to wait for.
+ * elements it adopts); for pages without the search page's filters. Without JavaScript there is
+ * nothing to wait for.
  */
 export async function waitForReact(page: Page, testInfo: TestInfo): Promise<void> {
   if (!isJs(testInfo)) return;

@@ -124,6 +124,19 @@ describe("lite mode", () => {
     expect(full).toContain("Turn lite mode on");
   });
 
+  it("the submit buttons only a browser without scripts needs are plain in lite mode and in <noscript> otherwise", async () => {
+    const path = searchUrl({ q: "pump", rows: 20 });
+    const buttons = (html: string) => [...html.matchAll(/(<noscript>)?<button type="submit" class="small">(Sort|Apply|Find)<\/button>/g)];
+    const lite = buttons(await (await page(path, LITE, portal.url)).text());
+    const full = buttons(await (await page(path, undefined, portal.url)).text());
+    // Sort, Apply, and Find for each facet with a value search.
+    expect(lite.length).toBeGreaterThanOrEqual(3);
+    expect(lite.map((m) => m[2])).toEqual(full.map((m) => m[2]));
+    expect(lite.filter((m) => m[1])).toEqual([]);
+    // With scripts, where they run nothing is drawn, so hydration moves nothing on the page.
+    expect(full.filter((m) => !m[1])).toEqual([]);
+  });
+
   it("the footer's switch turns lite mode on and off and goes back to the page", async () => {
     const on = await post("/lite", { lite: "1", back: "/crib-search/search?q=pump" });
     expect(on.status).toBe(303);
