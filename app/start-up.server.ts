@@ -1,4 +1,5 @@
 import { ConfigError, getConfig } from "./config.server";
+import { httpClientReport } from "./lib/http-client.server";
 import { services } from "./registry.server";
 import { SearchError } from "./search/errors";
 
@@ -21,6 +22,9 @@ export function startUp(): void {
     }
     throw error;
   }
+  void httpClientReport().then(({ nodeFetch }) => {
+    if (!nodeFetch) console.warn("globalThis.fetch is not Node's own: the Fusion client was not tested with this one (docs/decisions/022)");
+  });
   setImmediate(() => {
     // Usage signals: forwarding to Fusion and pruning run in every server process (the outbox is shared).
     try {

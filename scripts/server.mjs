@@ -13,15 +13,17 @@ import { Buffer } from "node:buffer";
 import path from "node:path";
 import url from "node:url";
 import { createRequestHandler } from "@remix-run/express";
-import { installGlobals } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import morgan from "morgan";
 
 process.env.NODE_ENV = process.env.NODE_ENV ?? "production";
 const buildPath = path.resolve(process.argv[2] ?? "build/index.js");
+// No installGlobals(): Node 20 has fetch, Request, Response, Headers, FormData and File of its own
+// (undici), which Remix's request handler uses as they are, and which the Fusion client and its
+// tests run on. Installing Remix's web-fetch over them would give this process another HTTP client
+// than the tested one (docs/decisions/022).
 const build = await import(url.pathToFileURL(buildPath).href);
-installGlobals({ nativeFetch: build.future.v3_singleFetch });
 
 const envelope = build.entry.module.serverEnvelope();
 const port = Number(process.env.PORT || 3000);
@@ -32,6 +34,7 @@ app.use((req, res, next) => {
   const request = { method: req.method, url: req.originalUrl, headers: req.headers, client: req.socket.remoteAddress ?? "" };
   const verdict = envelope.check(request);
   for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
+  if (verdict.preflight) return void res.status(204).end();
   if (!verdict.refusal) {
     res.locals.cspNonce = verdict.cspNonce;
     // Usage signals: the visitor's session (a cookie made on the first page) for the app to read.

@@ -40,6 +40,15 @@ export interface ServiceStatus {
 /** Health checks of the platform are answered from the last one for this long, so probes never flood it. */
 export const PLATFORM_HEALTH_CACHE_MS = 5_000;
 
+/**
+ * One line per platform failure, for operators: what failed and why (the engine's diagnosis: the
+ * status or transport code, the address, the time taken), and what the user got instead.
+ */
+function logPlatformFailure(platform: EngineName, error: unknown, outcome: string, context?: RequestContext): void {
+  const why = error instanceof SearchError ? (error.detail ?? error.message) : String(error);
+  console.warn(`[${context?.requestId ?? "-"}] ${platform} failed: ${JSON.stringify(why)}; ${outcome}`);
+}
+
 export class SearchService {
   readonly breaker: CircuitBreaker;
   private configurationError: string | null = null;
@@ -128,14 +137,15 @@ export class SearchService {
         this.configurationError = configuration ? error.message : null;
         this.contradicted(false);
         outage = error;
-        console.warn(`[${context?.requestId ?? "-"}] ${primary.name} failed, answering from ${fallback.name}: ${(error as Error).message}`);
       }
     }
     try {
       const value = await call(fallback);
+      if (outage) logPlatformFailure(primary!.name, outage, `answered from the backup (${fallback.name})`, context);
       return { value, engine: fallback.name, degraded: primary !== null, engineMs: performance.now() - started };
     } catch (error) {
       // Both failed: the platform's own error says more than the backup's.
+      if (outage) logPlatformFailure(primary!.name, outage, `the backup (${fallback.name}) failed too: answered with an error`, context);
       throw outage ?? error;
     }
   }

@@ -1,4 +1,5 @@
 import { json } from "@remix-run/node";
+import { httpClientReport } from "~/lib/http-client.server";
 import { services } from "~/registry.server";
 
 /**
@@ -60,6 +61,7 @@ export async function loadDebug(request: Request) {
     authorizationUrl,
     configuration: redact(config),
     engines: search.status(),
+    httpClient: await httpClientReport(),
     environment: { node: process.version, platform: process.platform, pid: process.pid, uptimeSeconds: Math.round(process.uptime()) },
   };
   return json({ report: JSON.stringify(report, null, 2) }, { headers: { "Cache-Control": "no-store" } });

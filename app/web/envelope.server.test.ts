@@ -56,6 +56,39 @@ describe("the security envelope", () => {
   });
 });
 
+describe("the widgets' cross-origin grant", () => {
+  const envelope = createEnvelope({ appUrl: "http://portal.example", embed: { origins: ["https://intranet.example"] } });
+  const from = (origin: string, over: Partial<EnvelopeRequest> = {}) =>
+    envelope(request({ url: "/api/search?q=pump", headers: { host: "portal.example", origin }, ...over }));
+
+  it("grants an allowed origin's GET, with credentials, and nobody else's", () => {
+    expect(from("https://intranet.example").headers).toMatchObject({ "Access-Control-Allow-Origin": "https://intranet.example", "Access-Control-Allow-Credentials": "true", Vary: "Origin" });
+    expect(from("https://evil.example").headers["Access-Control-Allow-Origin"]).toBeUndefined();
+    expect(from("https://intranet.example", { url: "/crib-search" }).headers["Access-Control-Allow-Origin"]).toBeUndefined();
+  });
+
+  it("answers an allowed origin's preflight with the methods and headers it may use", () => {
+    const verdict = from("https://intranet.example", { method: "OPTIONS", headers: { host: "portal.example", origin: "https://intranet.example", "access-control-request-method": "GET", "access-control-request-headers": "accept" } });
+    expect(verdict.preflight).toBe(true);
+    expect(verdict.refusal).toBeNull();
+    expect(verdict.headers).toMatchObject({
+      "Access-Control-Allow-Origin": "https://intranet.example",
+      "Access-Control-Allow-Methods": "GET, HEAD",
+      "Access-Control-Allow-Headers": "Accept, Content-Type, X-Request-ID",
+    });
+  });
+
+  it("grants no preflight to another origin, for a POST, or outside the API", () => {
+    const other = from("https://evil.example", { method: "OPTIONS" });
+    expect(other.preflight).toBeUndefined();
+    expect(other.refusal?.status).toBe(403);
+    expect(other.headers["Access-Control-Allow-Origin"]).toBeUndefined();
+    const post = from("https://intranet.example", { method: "OPTIONS", headers: { host: "portal.example", origin: "https://intranet.example", "access-control-request-method": "POST" } });
+    expect(post.refusal?.status).toBe(403);
+    expect(from("https://intranet.example", { method: "OPTIONS", url: "/crib-search" }).refusal?.status).toBe(405);
+  });
+});
+
 describe("rate limits", () => {
   function clock() {
     let t = 0;

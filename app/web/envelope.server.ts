@@ -24,6 +24,8 @@ export interface Verdict {
   refusal: { status: number; message: string; headers?: Record<string, string> } | null;
   /** The nonce of this answer's scripts. */
   cspNonce: string;
+  /** A CORS preflight an allowed origin made: answered 204 with `headers` (its grant), nothing else. */
+  preflight?: true;
 }
 
 export interface EnvelopeOptions {
@@ -46,6 +48,9 @@ export interface EnvelopeOptions {
 }
 
 const METHODS = new Set(["GET", "HEAD", "POST"]);
+/** What the widgets may do from an allowed origin: read. */
+const EMBED_METHODS = ["GET", "HEAD"];
+const embedGrant = (origin: string) => ({ "Access-Control-Allow-Origin": origin, "Access-Control-Allow-Credentials": "true" });
 /** No link of the portal comes near this (a query is cut to 500 characters anyway); a longer address is refused before any work. */
 export const MAX_URL_LENGTH = 12_288;
 const SIGN_IN_PATHS = /^\/(login|callback)(\/|\?|$)/;
@@ -143,6 +148,20 @@ export function createEnvelope(options: EnvelopeOptions): (request: EnvelopeRequ
     });
 
     const method = request.method.toUpperCase();
+    const origin = header(request.headers, "origin")?.toLowerCase();
+    const embedded = options.embed && /^\/api\//.test(request.url) && origin !== undefined && options.embed.origins.includes(origin);
+    if (method === "OPTIONS" && options.embed && /^\/api\//.test(request.url)) {
+      // The widgets' CORS preflight (a request with a header or mode a simple GET lacks).
+      headers.Vary = "Origin";
+      const asked = header(request.headers, "access-control-request-method")?.toUpperCase();
+      if (!embedded || (asked !== undefined && !EMBED_METHODS.includes(asked))) return refuse(403, "This site may not use the portal's API.");
+      Object.assign(headers, embedGrant(origin!), {
+        "Access-Control-Allow-Methods": EMBED_METHODS.join(", "),
+        "Access-Control-Allow-Headers": "Accept, Content-Type, X-Request-ID",
+        "Access-Control-Max-Age": "600",
+      });
+      return { headers, refusal: null, cspNonce, preflight: true };
+    }
     if (!METHODS.has(method)) return refuse(405, "This method is not allowed here.", { Allow: "GET, HEAD, POST" });
     if (request.url.length > MAX_URL_LENGTH) return refuse(414, "This address is too long. Remove some filters and try again.");
     if (method === "POST" && isCrossSite(request)) {
@@ -158,13 +177,9 @@ export function createEnvelope(options: EnvelopeOptions): (request: EnvelopeRequ
       if (wait > 0) return refuse(429, "Too many requests. Please wait a moment and try again.", { "Retry-After": String(wait) });
     }
     // The widgets on an allowed origin's pages read the API (GET only: posts stay same-site).
-    const origin = header(request.headers, "origin")?.toLowerCase();
-    if (options.embed && (method === "GET" || method === "HEAD") && /^\/api\//.test(path)) {
+    if (options.embed && EMBED_METHODS.includes(method) && /^\/api\//.test(path)) {
       headers.Vary = "Origin";
-      if (origin && options.embed.origins.includes(origin)) {
-        headers["Access-Control-Allow-Origin"] = origin;
-        headers["Access-Control-Allow-Credentials"] = "true";
-      }
+      if (embedded) Object.assign(headers, embedGrant(origin!));
     }
     return { headers, refusal: null, cspNonce };
   };

@@ -1,15 +1,21 @@
 /**
  * A Lucidworks Fusion stand-in for tests and local work: answers the query-profile requests the
- * portal's Fusion client sends (docs/fusion-api.md §1.2, §1.5, §4) from an embedded SQLite
- * catalogue, and can be told to misbehave (latency, error statuses, malformed JSON, connection
- * resets, hangs) through `setFault` or the `/__control` HTTP API.
+ * portal's Fusion client sends (docs/fusion-api.md §1.2, §1.5, §4), by default from recorded
+ * documents with an index of its own (recorded.ts), so the portal is never checked against its own
+ * engine; for local work and benchmarks, from a sample catalogue (`catalogPath`). It can be told
+ * to misbehave (latency, error statuses, malformed JSON, connection resets, hangs) through
+ * `setFault`, and to keep connections the way other servers do (`setHabits`: closing after every
+ * answer, short idle times, chunked or gzip bodies, slow or broken bodies), also through the
+ * `/__control` HTTP API.
  */
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { Socket } from "node:net";
-import type { BomDoc, BomRequest, BomSortField, Doc, FieldValue, Filter, SearchRequest, Sort } from "../../app/search/engine";
+import zlib from "node:zlib";
+import type { BomDoc, BomRequest, BomSortField, Doc, FieldValue, Filter, Sort } from "../../app/search/engine";
 import { BOM_SORT_FIELDS, HL_POST, HL_PRE } from "../../app/search/engine";
 import { EmbeddedEngine } from "../../app/search/engines/embedded/embedded-engine.server";
+import { RecordedIndex, type RecordedAnswer, type RecordedSearch } from "./recorded";
 import { ITEM_COLUMNS } from "../../app/search/engines/embedded/schema";
 import {
   parseFacetFieldParam,
@@ -20,14 +26,17 @@ import {
   SolrSyntaxError,
   type SortClause,
 } from "./solr-syntax";
-import { check, VocabularyCache } from "./spellcheck";
+import { check, VocabularyCache, type Vocabulary } from "./spellcheck";
 
 export interface StandInOptions {
   /** 0 = a random free port. */
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
-  catalogPath: string;
+  /** A sample catalogue to answer from; absent, the recorded documents (recorded/*.json) answer. */
+  catalogPath?: string;
+  /** How connections and bodies are handled (default: kept alive, Content-Length, identity). */
+  habits?: Habits;
   /** Default "parts". */
   app?: string;
   /** Default = app. */
@@ -50,6 +59,78 @@ export type Fault =
   | { kind: "reset" }
   | { kind: "hang" };
 
+/**
+ * How the stand-in keeps connections and sends bodies, as real servers and proxies do:
+ * - `connection`: `keep-alive` (Node's default); `close-after-answer` ends the connection after each
+ *   answer without saying so (an HTTP/1.0 server, a proxy with a short idle time); `close-header`
+ *   says `Connection: close` and closes.
+ * - `idleCloseMs`: a kept connection is closed after this long unused (shorter than a client's).
+ * - `chunked`: no Content-Length, the body in chunks; `gzip`: compressed when the client accepts it.
+ * - `slowBodyMs`: half the body, a pause of that long, the rest; `resetMidBody`: half the body,
+ *   then the connection is reset.
+ */
+export interface Habits {
+  connection?: "keep-alive" | "close-after-answer" | "close-header";
+  idleCloseMs?: number;
+  chunked?: boolean;
+  gzip?: boolean;
+  slowBodyMs?: number;
+  resetMidBody?: boolean;
+}
+
+function validHabits(value: unknown): Habits | null {
+  if (!value || typeof value !== "object") return null;
+  const h = value as Record<string, unknown>;
+  const known = new Set(["connection", "idleCloseMs", "chunked", "gzip", "slowBodyMs", "resetMidBody"]);
+  if (Object.keys(h).some((k) => !known.has(k))) return null;
+  if (h.connection !== undefined && !["keep-alive", "close-after-answer", "close-header"].includes(h.connection as string)) return null;
+  for (const key of ["idleCloseMs", "slowBodyMs"]) {
+    if (h[key] !== undefined && (typeof h[key] !== "number" || !Number.isInteger(h[key]) || (h[key] as number) < 0)) return null;
+  }
+  for (const key of ["chunked", "gzip", "resetMidBody"]) if (h[key] !== undefined && typeof h[key] !== "boolean") return null;
+  return h as Habits;
+}
+
+/** Where the answers come from: the recorded documents, or a sample catalogue. Queries arrive as the lucene text the portal sent. */
+interface StandInData {
+  search(request: RecordedSearch): Promise<RecordedAnswer>;
+  getProduct(idOrItemNumber: string): Promise<Doc | null>;
+  suggest(prefix: string, count: number): Promise<string[]>;
+  bom(request: BomRequest): Promise<{ docs: BomDoc[]; total: number }>;
+  vocabulary(): Vocabulary;
+  close(): void;
+}
+
+function recordedData(): StandInData {
+  const index = new RecordedIndex();
+  return {
+    search: async (request) => index.search(request),
+    getProduct: async (id) => index.getProduct(id),
+    suggest: async (prefix, count) => index.suggest(prefix, count),
+    bom: async (request) => index.bom(request),
+    vocabulary: () => index.vocabulary,
+    close: () => undefined,
+  };
+}
+
+/** A sample catalogue through the embedded engine, which reads the query language the lucene text is turned back into. */
+function catalogueData(catalogPath: string): StandInData {
+  const engine = new EmbeddedEngine(catalogPath);
+  engine.open(); // fail now, not on the first request, when the catalogue is missing
+  const vocabulary = new VocabularyCache(catalogPath);
+  return {
+    async search(request) {
+      const result = await engine.search({ ...request, q: freeText(request.q), within: [] });
+      return { ...result, facets: new Map(result.facets.map((f) => [f.field, f.values])) };
+    },
+    getProduct: (id) => engine.getProduct(id),
+    suggest: (prefix, count) => engine.suggest(prefix, count),
+    bom: (request) => engine.bom(request),
+    vocabulary: () => vocabulary.get(),
+    close: () => engine.close(),
+  };
+}
+
 export interface RecordedRequest {
   method: string;
   path: string;
@@ -66,6 +147,7 @@ export interface StandIn {
   /** What arrived at `POST /api/signals/{collection}` (also `GET /__control/signals`). */
   signals: { collection: string; signal: unknown }[];
   setFault(fault: Fault): void;
+  setHabits(habits: Habits): void;
   clearRequests(): void;
   close(): Promise<void>;
 }
@@ -411,9 +493,8 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
   const queryProfile = options.queryProfile ?? app;
   const bomProfile = options.bomProfile ?? "ge-appliances-boms";
   const assetBomProfile = options.assetBomProfile ?? "asset-boms";
-  const engine = new EmbeddedEngine(options.catalogPath);
-  engine.open(); // fail now, not on the first request, when the catalogue is missing
-  const vocabulary = new VocabularyCache(options.catalogPath);
+  const data = options.catalogPath ? catalogueData(options.catalogPath) : recordedData();
+  let habits: Habits = validHabits(options.habits ?? {}) ?? {};
 
   let fault: Fault = { kind: "none" };
   const requests: RecordedRequest[] = [];
@@ -437,8 +518,7 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
   // -- query profile ---------------------------------------------------------------------------
 
   async function totalFor(q: string, filters: Filter[]): Promise<number> {
-    const result = await engine.search({ q, within: [], filters, sort: null, start: 0, rows: 0, facetFields: [], highlight: false });
-    return result.total;
+    return (await data.search({ q, filters, sort: null, start: 0, rows: 0, facetFields: [], highlight: false })).total;
   }
 
   async function query(ctx: Context): Promise<unknown> {
@@ -474,11 +554,11 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
     const text = product ? "" : freeText(q);
     if (product) {
       const found: Doc[] = [];
-      const byItem = await engine.getProduct(product.itemNumber);
+      const byItem = await data.getProduct(product.itemNumber);
       // The catalogue matches item numbers case-insensitively; a Solr string field does not.
       if (byItem && (byItem.item_number_s === product.itemNumber || byItem.id === product.itemNumber)) found.push(byItem);
       if (product.id !== product.itemNumber) {
-        const byId = await engine.getProduct(product.id);
+        const byId = await data.getProduct(product.id);
         if (byId && byId.id === product.id && !found.some((d) => d.id === byId.id)) found.push(byId);
       }
       const matching = found.filter((d) => docMatches(d, filters));
@@ -495,11 +575,10 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
         }),
       );
     } else {
-      const request: SearchRequest = { q: text, within: [], filters, sort, start: position, rows, facetFields, highlight };
-      const result = await engine.search(request);
+      const result = await data.search({ q: text === "" ? "*:*" : q, filters, sort, start: position, rows, facetFields, highlight });
       docs = result.docs;
       total = result.total;
-      facetValues = new Map(result.facets.map((f) => [f.field, f.values]));
+      facetValues = result.facets;
       highlighting = result.highlighting;
     }
 
@@ -582,7 +661,7 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
     const nothing = { suggestions: namedList([], style), correctlySpelled: true, collations: namedList([], style) };
     if (numFound > 0 || freeText(text) === "") return nothing;
     const count = Math.max(1, Number(params.get("spellcheck.count") ?? 1) || 1);
-    const { misspellings, collation } = await check(text, vocabulary.get(), async (word) => (await totalFor(word, [])) > 0, count);
+    const { misspellings, collation } = await check(text, data.vocabulary(), async (word) => (await totalFor(word, [])) > 0, count);
     const suggested = misspellings.filter((m) => m.suggestions.length > 0);
     if (suggested.length === 0) return nothing;
     const suggestions = namedList(
@@ -600,7 +679,7 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
     );
     const collations: [string, unknown][] = [];
     if (collation !== null) {
-      const hits = await totalFor(freeText(collation), filters);
+      const hits = await totalFor(collation, filters);
       // Like Solr with maxCollationTries > 0: a collation that finds nothing is not offered.
       if (hits > 0) {
         const extended = params.get("spellcheck.collateExtendedResults") !== "false";
@@ -631,7 +710,7 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
     const prefix = params.get("suggest.q") ?? params.get("q");
     if (prefix === undefined) throw new SolrSyntaxError("The suggest.q parameter is required", SOLR_EXCEPTION);
     const count = params.int("suggest.count", 1);
-    const terms = await engine.suggest(prefix, count);
+    const terms = await data.suggest(prefix, count);
     const entry = { numFound: terms.length, suggestions: terms.map((term) => ({ term, weight: 0, payload: "" })) };
     const dictionaries = params.all("suggest.dictionary");
     const suggestions: Record<string, unknown> = {};
@@ -651,7 +730,7 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
   }
 
   async function bomAnswer(ctx: Context, request: BomRequest | null, start: number): Promise<unknown> {
-    const result = request ? await engine.bom(request) : { docs: [], total: 0 };
+    const result = request ? await data.bom(request) : { docs: [], total: 0 };
     return { responseHeader: header(ctx), response: { numFound: result.total, start, docs: result.docs.map(bomIndexDoc) } };
   }
 
@@ -696,9 +775,49 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
       return;
     }
     const text = typeof body === "string" ? body : JSON.stringify(body);
-    res.writeHead(status, { "Content-Type": JSON_TYPE, "Content-Length": Buffer.byteLength(text), ...headers });
-    res.end(text);
+    if (controlAnswers.has(res)) {
+      res.writeHead(status, { "Content-Type": JSON_TYPE, "Content-Length": Buffer.byteLength(text), ...headers });
+      res.end(text);
+      return;
+    }
+    answerWithHabits(res, status, Buffer.from(text), headers);
   };
+
+  /** An answer sent the way the current habits say (see Habits). */
+  const answerWithHabits = (res: http.ServerResponse, status: number, text: Buffer, headers: Record<string, string>) => {
+    const current = habits;
+    let payload = text;
+    const head: Record<string, string | number> = { "Content-Type": JSON_TYPE, ...headers };
+    if (current.gzip && payload.length > 0 && /\bgzip\b/.test(String(res.req.headers["accept-encoding"] ?? ""))) {
+      payload = zlib.gzipSync(payload);
+      head["Content-Encoding"] = "gzip";
+    }
+    if (!current.chunked) head["Content-Length"] = payload.length;
+    if (current.connection === "close-header") head.Connection = "close";
+    if (current.connection === "close-after-answer") {
+      // The response lets go of its socket when it finishes: keep hold of it to close it then.
+      const socket = res.socket;
+      res.once("finish", () => socket?.end());
+    }
+    res.writeHead(status, head);
+    if (!current.slowBodyMs && !current.resetMidBody && !current.chunked) return void res.end(payload);
+    const half = Math.floor(payload.length / 2);
+    res.write(payload.subarray(0, half));
+    if (current.resetMidBody) {
+      const socket = res.socket;
+      if (socket && typeof socket.resetAndDestroy === "function") socket.resetAndDestroy();
+      else socket?.destroy();
+      return;
+    }
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      if (!res.destroyed) res.end(payload.subarray(half));
+    }, current.slowBodyMs ?? 0);
+    timers.add(timer);
+  };
+
+  /** The control API's own answers are sent plainly, whatever the habits. */
+  const controlAnswers = new WeakSet<http.ServerResponse>();
 
   const errorBody = (status: number, msg: string) => ({ error: { msg, code: status } });
 
@@ -706,6 +825,20 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
   const receivedSignals: { collection: string; signal: unknown }[] = [];
 
   async function control(req: http.IncomingMessage, res: http.ServerResponse, path: string): Promise<void> {
+    controlAnswers.add(res);
+    if (path === "/__control/habits" && req.method === "POST") {
+      let value: unknown;
+      try {
+        value = JSON.parse(await readBody(req));
+      } catch {
+        return send(res, 400, errorBody(400, "Body must be JSON habits"));
+      }
+      const parsed = validHabits(value);
+      if (!parsed) return send(res, 400, errorBody(400, "Not habits: expected {connection, idleCloseMs, chunked, gzip, slowBodyMs, resetMidBody}"));
+      applyHabits(parsed);
+      return send(res, 200, { habits });
+    }
+    if (path === "/__control/habits" && req.method === "GET") return send(res, 200, { habits });
     if (path === "/__control/fault" && req.method === "POST") {
       let value: unknown;
       try {
@@ -872,6 +1005,12 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
+  const applyHabits = (next: Habits) => {
+    habits = next;
+    // Node's default idle time for kept connections is 5 s.
+    server.keepAliveTimeout = next.idleCloseMs ?? 5_000;
+  };
+  applyHabits(habits);
   // A client that vanished mid-request is no reason to log anything.
   server.on("clientError", (_error, socket) => socket.destroy());
 
@@ -897,6 +1036,11 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
       if (!parsed) throw new Error(`Not a fault: ${JSON.stringify(next)}`);
       fault = parsed;
     },
+    setHabits(next: Habits) {
+      const parsed = validHabits(next);
+      if (!parsed) throw new Error(`Not habits: ${JSON.stringify(next)}`);
+      applyHabits(parsed);
+    },
     clearRequests() {
       requests.length = 0;
     },
@@ -905,7 +1049,7 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
         for (const timer of timers) clearTimeout(timer);
         timers.clear();
         server.close(() => {
-          engine.close();
+          data.close();
           resolve();
         });
         server.closeAllConnections();

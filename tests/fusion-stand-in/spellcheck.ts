@@ -39,28 +39,32 @@ export interface Vocabulary {
   freq: Map<string, number>;
 }
 
+/** The vocabulary of some descriptions: each word with the number of descriptions holding it. */
+export function vocabularyOf(texts: Iterable<string>): Vocabulary {
+  const freq = new Map<string, number>();
+  for (const text of texts) {
+    const seen = new Set<string>();
+    for (const m of String(text).matchAll(TOKEN)) {
+      const word = normalizeWord(m[0]);
+      if (word.length < MIN_WORD_LENGTH || /^\p{N}+$/u.test(word) || seen.has(word)) continue;
+      seen.add(word);
+      freq.set(word, (freq.get(word) ?? 0) + 1);
+    }
+  }
+  return { freq };
+}
+
 /** Reads the description words of a catalogue file. */
 export function loadVocabulary(catalogPath: string): Vocabulary {
   const db = new Database(catalogPath, { readonly: true, fileMustExist: true });
   try {
-    const freq = new Map<string, number>();
     const rows = db.prepare("SELECT item_description_t FROM items WHERE item_description_t IS NOT NULL").pluck();
-    for (const text of rows.iterate() as Iterable<string>) {
-      const seen = new Set<string>();
-      for (const m of String(text).matchAll(TOKEN)) {
-        const word = normalizeWord(m[0]);
-        if (word.length < MIN_WORD_LENGTH || /^\p{N}+$/u.test(word) || seen.has(word)) continue;
-        seen.add(word);
-        freq.set(word, (freq.get(word) ?? 0) + 1);
-      }
-    }
-    return { freq };
+    return vocabularyOf(rows.iterate() as Iterable<string>);
   } finally {
     db.close();
   }
 }
 
-/** Loads the vocabulary once per catalogue file version (imports replace the file whole). */
 export class VocabularyCache {
   private cached?: { id: string; vocabulary: Vocabulary };
   constructor(private readonly catalogPath: string) {}

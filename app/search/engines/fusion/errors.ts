@@ -95,9 +95,8 @@ export function httpError(status: number, message: string, statusText = ""): Fus
   return new FusionError("http", `HTTP ${status}: ${message}`, status, statusText);
 }
 
-/** A transport failure (fetch rejected) → the spec's text for it. */
-export function transportError(error: unknown, timedOut: boolean): FusionError {
-  if (timedOut) return new FusionError("timeout", MESSAGES.timeout);
+/** Every `code` on an error and its causes: Node's `fetch` puts the socket's code on `cause`, others on the error. */
+export function errorCodes(error: unknown): string[] {
   const codes: string[] = [];
   let cause: unknown = error;
   for (let depth = 0; cause && depth < 5; depth++) {
@@ -105,6 +104,13 @@ export function transportError(error: unknown, timedOut: boolean): FusionError {
     if (typeof code === "string") codes.push(code);
     cause = (cause as { cause?: unknown }).cause;
   }
+  return codes;
+}
+
+/** A transport failure (fetch rejected) → the spec's text for it. */
+export function transportError(error: unknown, timedOut: boolean): FusionError {
+  if (timedOut) return new FusionError("timeout", MESSAGES.timeout);
+  const codes = errorCodes(error);
   if (codes.some((c) => c === "ECONNREFUSED")) return new FusionError("refused", MESSAGES.refused);
   if (codes.some((c) => c === "ENOTFOUND" || c === "EAI_AGAIN" || c === "EHOSTUNREACH" || c === "ENETUNREACH")) {
     return new FusionError("unreachable", MESSAGES.unreachable);

@@ -43,6 +43,10 @@ export const ASSET_BOM_SORT_FIELDS: Readonly<Record<BomSortField, string>> = {
   quantity: "quantity_i",
 };
 
+/** Spec §7's limits for the two calls of the health check. */
+const HEALTH_ROOT_TIMEOUT_MS = 5_000;
+const HEALTH_QUERY_TIMEOUT_MS = 10_000;
+
 /** Spec §9: pause between cursor batches, so a long export does not monopolise the cluster. */
 export const CURSOR_PAUSE_MS = 100;
 
@@ -105,12 +109,12 @@ export class FusionEngine implements SearchEngine {
     return `${url}/api/apps/${encodeURIComponent(app)}/query/${encodeURIComponent(profile)}${suffix}?${params}`;
   }
 
-  private httpOptions(context?: RequestContext): FusionHttpOptions {
-    return { apiKey: this.settings.apiKey, timeoutMs: this.settings.timeoutMs, requestId: context?.requestId, signal: context?.signal };
+  private httpOptions(context?: RequestContext, timeoutMs = this.settings.timeoutMs): FusionHttpOptions {
+    return { apiKey: this.settings.apiKey, timeoutMs, requestId: context?.requestId, signal: context?.signal };
   }
 
-  private get(url: string, context?: RequestContext) {
-    return fusionGet(url, this.httpOptions(context));
+  private get(url: string, context?: RequestContext, timeoutMs?: number) {
+    return fusionGet(url, this.httpOptions(context, timeoutMs));
   }
 
   /** A search; text the pipeline's parser refuses is asked once more as plain words. */
@@ -222,12 +226,21 @@ export class FusionEngine implements SearchEngine {
     return parseSuggestions(body).slice(0, count);
   }
 
-  /** Spec §7: the endpoint root first (5 s), then a one-row query (10 s). */
+  /**
+   * Spec §7: the endpoint root first (5 s), then a one-row query (10 s), through the same client as
+   * every search. A failure says the spec's text for it (401, 403, 404, refused, timeout…).
+   */
   async health(context?: RequestContext): Promise<EngineHealth> {
     try {
-      const root = await fusionStatus(`${this.settings.url}/`, { ...this.httpOptions(context), timeoutMs: 5_000 });
-      if (root === null || root >= 500) return { ok: false, detail: MESSAGES.unreachable };
-      await new FusionEngine({ ...this.settings, timeoutMs: 10_000 }, this.searchConfig).search({ q: "*:*", within: [], filters: [], sort: null, start: 0, rows: 1, facetFields: [], highlight: false }, context);
+      const root = await fusionStatus(`${this.settings.url}/`, this.httpOptions(context, HEALTH_ROOT_TIMEOUT_MS)).catch((error: unknown) => {
+        // A root that cannot be had for a reason of no name of its own is "not reachable".
+        throw error instanceof FusionError && error.reason === "failed" ? new FusionError("unreachable", MESSAGES.unreachable) : error;
+      });
+      if (root >= 500) return { ok: false, detail: MESSAGES.unreachable };
+      const request = { q: "*:*", within: [], filters: [], sort: null, start: 0, rows: 1, facetFields: [], highlight: false };
+      const params = buildQuery(request, this.searchConfig, { collection: this.settings.collection });
+      const { body, headers } = await this.get(this.profileUrl(this.settings.queryProfile, params), context, HEALTH_QUERY_TIMEOUT_MS);
+      parseSearchResponse(body, [], headers.get("x-fusion-query-id"));
       return { ok: true };
     } catch (error) {
       return { ok: false, detail: error instanceof Error ? error.message : String(error) };

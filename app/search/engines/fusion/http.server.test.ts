@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { MESSAGES } from "./errors";
-import { fusionGet, fusionStatus, MAX_ANSWER_BYTES } from "./http.server";
+import { fusionGet, fusionStatus, isClosedConnection, loggableUrl, MAX_ANSWER_BYTES } from "./http.server";
 import { rejection } from "../../../../tests/support/fusion-rejection";
 
 const servers: http.Server[] = [];
@@ -135,6 +135,85 @@ describe("Fusion's HTTP client", () => {
   });
 });
 
+describe("connections the server closes", () => {
+  it("answers every call from a server that closes each connection after its answer, without saying so", async () => {
+    const sockets = new Set<unknown>();
+    const base = await serve((req, res) => {
+      sockets.add(req.socket);
+      res.writeHead(200, { "Content-Type": "application/json" });
+      // An HTTP/1.0-style server, or a proxy with a short idle time: the answer, then the close.
+      res.end(JSON.stringify(answer), () => req.socket.end());
+    });
+    for (let call = 0; call < 20; call++) {
+      expect((await get(`${base}/${call}`)).body).toEqual(answer);
+      if (call % 2 === 0) await released();
+    }
+    expect(sockets.size).toBeGreaterThan(1);
+  });
+
+  it("knows a closed connection whatever shape the client gives its error", () => {
+    // Node's fetch (undici): the socket's code on the cause.
+    expect(isClosedConnection(new TypeError("fetch failed", { cause: Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }) }))).toBe(true);
+    // @remix-run/web-fetch and node:http: the code on the error itself.
+    expect(isClosedConnection(Object.assign(new Error("request to http://fusion/ failed, reason: socket hang up"), { code: "ECONNRESET" }))).toBe(true);
+    expect(isClosedConnection(new Error("socket hang up"))).toBe(true);
+    expect(isClosedConnection(Object.assign(new Error("write EPIPE"), { code: "EPIPE" }))).toBe(true);
+    // Not a closed connection: nothing to send again.
+    expect(isClosedConnection(new TypeError("fetch failed", { cause: Object.assign(new Error("connect"), { code: "ECONNREFUSED" }) }))).toBe(false);
+    expect(isClosedConnection(new DOMException("The operation was aborted", "AbortError"))).toBe(false);
+  });
+
+  it("does not send a request a third time, and keeps its timeout as a hard limit over both tries", async () => {
+    let hits = 0;
+    const base = await serve((req) => {
+      hits++;
+      req.socket.destroy();
+    });
+    const error = await rejection(get(`${base}/`));
+    expect(error.message).toBe(MESSAGES.failed);
+    expect(hits).toBe(2);
+
+    let slowHits = 0;
+    const slow = await serve((req) => {
+      // The first try is cut after 150 ms, the second never answers: the timeout ends both.
+      slowHits++;
+      if (slowHits === 1) setTimeout(() => req.socket.destroy(), 150);
+    });
+    const timedOut = await rejection(fusionGet(`${slow}/`, { timeoutMs: 400 }));
+    expect(timedOut.message).toBe(MESSAGES.timeout);
+    expect(slowHits).toBe(2);
+  });
+});
+
+describe("a failure's diagnosis for operators", () => {
+  it("names the status or the transport's code, the address without credentials, the time and the request id; never the key or the body", async () => {
+    const authorizations: (string | undefined)[] = [];
+    const base = await serve((req, res) => {
+      authorizations.push(req.headers.authorization);
+      if (req.url!.startsWith("/refuse")) return res.writeHead(503, { "Content-Type": "application/json" }).end('{"error":{"msg":"internal secret text"}}');
+      req.socket.destroy();
+    });
+    const withCredentials = base.replace("http://", "http://svc:hunter2@");
+    const refused = await rejection(fusionGet(`${withCredentials}/refuse?q=pump`, { timeoutMs: 2_000, apiKey: "the-api-key", requestId: "req-42" }));
+    expect(refused.detail).toMatch(new RegExp(`^HTTP 503: Service Unavailable \\[HTTP 503; GET ${base.replace(/[.]/g, "\\.")}/refuse\\?q=pump; \\d+ ms; request req-42\\]$`));
+    const reset = await rejection(fusionGet(`${base}/reset`, { timeoutMs: 2_000, apiKey: "the-api-key", requestId: "req-43" }));
+    expect(reset.detail).toMatch(/^Search request failed \[(ECONNRESET|UND_ERR_SOCKET); GET http:\/\/127\.0\.0\.1:\d+\/reset; \d+ ms; request req-43\]$/);
+    // The address's user and password went as Basic authentication, to Fusion only.
+    expect(authorizations[0]).toBe(`Basic ${Buffer.from("svc:hunter2").toString("base64")}`);
+    for (const error of [refused, reset]) {
+      expect(error.detail).not.toContain("internal secret text");
+      expect(error.detail).not.toContain("hunter2");
+      expect(error.detail).not.toContain("the-api-key");
+    }
+  });
+
+  it("shows an address without its user and password, and cuts a long one", () => {
+    expect(loggableUrl("https://svc:pass@fusion.example.com:6764/api/x?q=1")).toBe("https://fusion.example.com:6764/api/x?q=1");
+    expect(loggableUrl(`http://f/${"a".repeat(400)}`)).toHaveLength(301);
+    expect(loggableUrl("not a url")).toBe("(not a URL)");
+  });
+});
+
 describe("Fusion's status probe", () => {
   it("answers the status with the key and a request id, and reads the body so the connection is kept", async () => {
     const sockets = new Set<unknown>();
@@ -155,17 +234,17 @@ describe("Fusion's status probe", () => {
     expect(sockets.size).toBe(1);
   });
 
-  it("answers null when nothing answers in time, the port is closed, or the address is not one", async () => {
+  it("fails with the spec's text when nothing answers in time, the port is closed, or the address is not one", async () => {
     const base = await serve(() => {
       // never answers
     });
     // Only the client's timeout can end this probe: without it the test would time out.
-    expect(await fusionStatus(`${base}/`, { timeoutMs: 100 })).toBeNull();
+    expect((await rejection(fusionStatus(`${base}/`, { timeoutMs: 100 }))).message).toBe(MESSAGES.timeout);
 
     const closed = await serve(() => {});
     const server = servers.pop()!;
     await new Promise((resolve) => server.close(resolve));
-    expect(await fusionStatus(`${closed}/`, { timeoutMs: 2_000 })).toBeNull();
-    expect(await fusionStatus("not a url", { timeoutMs: 2_000 })).toBeNull();
+    expect((await rejection(fusionStatus(`${closed}/`, { timeoutMs: 2_000 }))).message).toBe(MESSAGES.refused);
+    expect((await rejection(fusionStatus("not a url", { timeoutMs: 2_000 }))).message).toBe(MESSAGES.failed);
   });
 });

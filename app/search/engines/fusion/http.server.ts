@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { FusionError, httpError, MESSAGES, transportError } from "./errors";
+import { errorCodes, FusionError, httpError, MESSAGES, transportError } from "./errors";
 
 export interface FusionHttpOptions {
   apiKey?: string;
@@ -73,10 +73,50 @@ function withTimeout(options: FusionHttpOptions): { timeout: AbortSignal; signal
   return { timeout, signal: options.signal ? AbortSignal.any([timeout, options.signal]) : timeout };
 }
 
-/** A connection the server closed as the request went out on it (a kept one, past its idle time). */
-function isClosedConnection(error: unknown): boolean {
-  const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
-  return code === "UND_ERR_SOCKET" || code === "ECONNRESET";
+/**
+ * A connection the server closed as the request went out on it: a kept one past the server's idle
+ * time, or one an HTTP/1.0-style server or a proxy closes after every answer. Nothing of the
+ * request was handled, so a GET may go again. Recognised by the socket's code wherever the client
+ * puts it (Node's `fetch`: `cause.code`; other clients: `code`), or by the texts Node gives it.
+ */
+export function isClosedConnection(error: unknown): boolean {
+  if (errorCodes(error).some((code) => CLOSED_CONNECTION_CODES.has(code))) return true;
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
+    if (/socket hang up|other side closed/i.test(cause.message)) return true;
+  }
+  return false;
+}
+const CLOSED_CONNECTION_CODES = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CLOSED"]);
+
+/** What went wrong, for operators: the status, or the transport's error code (never a body). */
+function causeOf(error: unknown, timedOut: boolean): string {
+  if (timedOut) return "timeout";
+  if (error instanceof FusionError) return error.httpStatus !== undefined ? `HTTP ${error.httpStatus}` : error.reason;
+  return errorCodes(error)[0] ?? (error instanceof Error ? error.name : "error");
+}
+
+/** The address as a log may show it: no user or password, no query string past a sensible length. */
+export function loggableUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = "";
+    parsed.password = "";
+    const text = parsed.toString();
+    return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+  } catch {
+    return "(not a URL)";
+  }
+}
+
+/**
+ * Gives a failure its diagnosis for the log (FusionError.detail): the request id, the address
+ * without credentials, the status or the transport's code, and the time taken. The API key travels
+ * in a header and Fusion's body is never quoted (the user's form of the message: `HTTP 503:
+ * Service Unavailable`), so neither can reach the log.
+ */
+function diagnosed(error: FusionError, cause: string, url: string, started: number, requestId: string): FusionError {
+  error.detail = `${error.userMessage} [${cause}; GET ${loggableUrl(url)}; ${Math.round(performance.now() - started)} ms; request ${requestId}]`;
+  return error;
 }
 
 /**
@@ -93,78 +133,102 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 /**
- * One GET to Fusion with the API key, an X-Request-ID, and a hard timeout, over Node's `fetch`
- * (its agent keeps connections alive and decompresses answers). Every failure becomes a
- * FusionError carrying the spec's text; nothing of the raw engine error reaches the caller.
- *
- * Redirects are followed by hand, and only on the same host: `fetch` would send the API key to
- * any host a redirect names. The key goes only to Fusion's own origin (scheme, host and port): a
- * hop to another port or scheme of the host is asked without it. A GET that meets a connection
- * the server has just closed is sent once more, since nothing of it was handled.
+ * Sends one GET, and once more on a fresh connection when the first met a connection the server
+ * had closed. Both go under the same signal: the timeout is a hard limit for the pair.
  */
-export async function fusionGet(url: string, options: FusionHttpOptions): Promise<FusionHttpResponse> {
-  const { timeout, signal } = withTimeout(options);
-  const fail = (error: unknown) => transportError(error, timeout.aborted);
-  const withKey = requestHeaders(options);
-  const { "x-api-key": _key, ...withoutKey } = withKey;
-  const origin = new URL(url).origin;
-  const send = async (target: URL): Promise<Response> => {
-    const headers = target.origin === origin ? withKey : withoutKey;
-    try {
-      return await fetch(target, { headers, signal, redirect: "manual" });
-    } catch (error) {
-      if (!isClosedConnection(error) || signal.aborted) throw error;
-      return fetch(target, { headers, signal, redirect: "manual" });
-    }
-  };
-
-  let target: URL;
-  let response: Response;
+async function send(target: URL, headers: Record<string, string>, signal: AbortSignal): Promise<Response> {
   try {
-    target = new URL(url);
-    for (let redirects = 0; ; redirects++) {
-      response = await send(target);
-      const location = response.headers.get("location");
-      if (response.status < 300 || response.status > 399 || location === null) break;
-      await response.body?.cancel();
-      const next = new URL(location, target);
-      if (next.hostname !== target.hostname || redirects >= MAX_REDIRECTS) {
-        console.warn(`Fusion answered ${response.status} to ${next.origin}${next.pathname}; not followed`);
-        throw httpError(response.status, response.statusText || "Redirect", response.statusText);
-      }
-      target = next;
-    }
+    return await fetch(target, { headers, signal, redirect: "manual" });
   } catch (error) {
-    throw error instanceof FusionError ? error : fail(error);
-  }
-
-  let text: string;
-  try {
-    text = await readCapped(response, MAX_ANSWER_BYTES, signal);
-  } catch (error) {
-    void response.body?.cancel().catch(() => undefined);
-    throw error instanceof FusionError ? error : fail(error);
-  }
-  if (!response.ok) throw httpError(response.status, errorMessage(text, response.statusText), response.statusText);
-  try {
-    return { body: JSON.parse(text) as unknown, headers: response.headers };
-  } catch {
-    throw new FusionError("malformed", MESSAGES.failed);
+    if (!isClosedConnection(error) || signal.aborted) throw error;
+    return fetch(target, { headers, signal, redirect: "manual" });
   }
 }
 
 /**
- * The status Fusion answers a GET on `url` with (its root, for the readiness check), the body read
- * and dropped so that the connection goes back to the pool; null when nothing answered in time or
- * the request could not be made.
+ * The answer to a GET of `url`, redirects followed by hand and only on the same host: `fetch`
+ * would send the API key to any host a redirect names. The key (and the user and password of the
+ * address, if it has them) goes only to Fusion's own origin (scheme, host and port): a hop to
+ * another port or scheme of the host is asked without it.
  */
-export async function fusionStatus(url: string, options: FusionHttpOptions): Promise<number | null> {
-  const { signal } = withTimeout(options);
+async function getFollowing(url: string, options: FusionHttpOptions, signal: AbortSignal): Promise<Response> {
+  let target = new URL(url);
+  const withKey = requestHeaders(options);
+  // `fetch` refuses an address with credentials in it: they go as Basic authentication instead.
+  if (target.username || target.password) {
+    const credentials = `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`;
+    withKey.Authorization = `Basic ${Buffer.from(credentials).toString("base64")}`;
+    target.username = "";
+    target.password = "";
+  }
+  const { "x-api-key": _key, Authorization: _authorization, ...withoutKey } = withKey;
+  const origin = target.origin;
+  for (let redirects = 0; ; redirects++) {
+    const response = await send(target, target.origin === origin ? withKey : withoutKey, signal);
+    const location = response.headers.get("location");
+    if (response.status < 300 || response.status > 399 || location === null) return response;
+    await response.body?.cancel();
+    const next = new URL(location, target);
+    if (next.hostname !== target.hostname || redirects >= MAX_REDIRECTS) {
+      console.warn(`Fusion answered ${response.status} to ${next.origin}${next.pathname}; not followed`);
+      throw httpError(response.status, response.statusText || "Redirect", response.statusText);
+    }
+    target = next;
+  }
+}
+
+/**
+ * One GET to Fusion with the API key, an X-Request-ID, and a hard timeout, over Node's `fetch`
+ * (its agent keeps connections alive and decompresses answers). Every failure becomes a
+ * FusionError carrying the spec's text, with a diagnosis for the log in `detail`; nothing of the
+ * raw engine error reaches the caller.
+ */
+export async function fusionGet(url: string, options: FusionHttpOptions): Promise<FusionHttpResponse> {
+  const started = performance.now();
+  const requestId = options.requestId ?? randomUUID();
+  const { timeout, signal } = withTimeout(options);
+  const fail = (error: unknown): FusionError => {
+    const fusionError = error instanceof FusionError ? error : transportError(error, timeout.aborted);
+    return diagnosed(fusionError, causeOf(error, timeout.aborted), url, started, requestId);
+  };
+
+  let response: Response;
+  let text: string;
   try {
-    const response = await fetch(url, { headers: requestHeaders(options), signal, redirect: "manual" });
+    response = await getFollowing(url, { ...options, requestId }, signal);
+  } catch (error) {
+    throw fail(error);
+  }
+  try {
+    text = await readCapped(response, MAX_ANSWER_BYTES, signal);
+  } catch (error) {
+    void response.body?.cancel().catch(() => undefined);
+    throw fail(error);
+  }
+  if (!response.ok) throw fail(httpError(response.status, errorMessage(text, response.statusText), response.statusText));
+  try {
+    return { body: JSON.parse(text) as unknown, headers: response.headers };
+  } catch {
+    throw fail(new FusionError("malformed", MESSAGES.failed));
+  }
+}
+
+/**
+ * The status Fusion answers a GET on `url` with (its root, for the health check), through the same
+ * client as every other call (redirects, the retry of a closed connection, the timeout); the body
+ * is read and dropped so that the connection goes back to the pool. A failure to get any answer is
+ * thrown as fusionGet throws it.
+ */
+export async function fusionStatus(url: string, options: FusionHttpOptions): Promise<number> {
+  const started = performance.now();
+  const requestId = options.requestId ?? randomUUID();
+  const { timeout, signal } = withTimeout(options);
+  try {
+    const response = await getFollowing(url, { ...options, requestId }, signal);
     await untilAborted(response.arrayBuffer(), signal);
     return response.status;
-  } catch {
-    return null;
+  } catch (error) {
+    const fusionError = error instanceof FusionError ? error : transportError(error, timeout.aborted);
+    throw diagnosed(fusionError, causeOf(error, timeout.aborted), url, started, requestId);
   }
 }
