@@ -163,7 +163,8 @@ function score(entry: Indexed, clauses: Clause[]): number | null {
   return hits;
 }
 
-function filterMatches(doc: Doc, filters: Filter[]): boolean {
+/** Solr's `fq` semantics for the portal's filters: values of one field OR-ed, excludes first. */
+export function filterMatches(doc: Doc, filters: Filter[]): boolean {
   const byField = new Map<string, Filter[]>();
   for (const f of filters) byField.set(f.field, [...(byField.get(f.field) ?? []), f]);
   for (const [field, list] of byField) {

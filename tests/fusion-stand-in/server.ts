@@ -15,7 +15,7 @@ import zlib from "node:zlib";
 import type { BomDoc, BomRequest, BomSortField, Doc, FieldValue, Filter, Sort } from "../../app/search/engine";
 import { BOM_SORT_FIELDS, HL_POST, HL_PRE } from "../../app/search/engine";
 import { EmbeddedEngine } from "../../app/search/engines/embedded/embedded-engine.server";
-import { RecordedIndex, type RecordedAnswer, type RecordedSearch } from "./recorded";
+import { filterMatches, RecordedIndex, type RecordedAnswer, type RecordedSearch } from "./recorded";
 import { ITEM_COLUMNS } from "../../app/search/engines/embedded/schema";
 import {
   parseFacetFieldParam,
@@ -303,18 +303,6 @@ function filtersOf(params: Params): Filter[] {
   return filters;
 }
 
-function docMatches(doc: Doc, filters: Filter[]): boolean {
-  const byField = new Map<string, Filter[]>();
-  for (const f of filters) byField.set(f.field, [...(byField.get(f.field) ?? []), f]);
-  for (const [field, list] of byField) {
-    const raw = doc[field];
-    const values = raw === null || raw === undefined ? [] : Array.isArray(raw) ? raw : [String(raw)];
-    if (list.some((f) => f.type === "exclude" && values.includes(f.value))) return false;
-    const includes = list.filter((f) => f.type === "include");
-    if (includes.length > 0 && !includes.some((f) => values.includes(f.value))) return false;
-  }
-  return true;
-}
 
 interface FacetSpec {
   key: string;
@@ -561,7 +549,7 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
         const byId = await data.getProduct(product.id);
         if (byId && byId.id === product.id && !found.some((d) => d.id === byId.id)) found.push(byId);
       }
-      const matching = found.filter((d) => docMatches(d, filters));
+      const matching = found.filter((d) => filterMatches(d, filters));
       total = matching.length;
       docs = matching.slice(position, position + rows);
       facetValues = new Map(
