@@ -144,6 +144,22 @@ export function ExportDialog({ dialog }: { dialog: Jsonified<ExportDialogView> }
             )}
           </p>
         )}
+        {dialog.backupNotice && (
+          // The file would not come from the search platform: said before the download (decision 022).
+          <div className="notice" role={dialog.step === "backup" ? "alert" : "status"}>
+            <p>{dialog.backupNotice}</p>
+            {dialog.backupHref && (
+              <p className="actions">
+                <a className="button" href={dialog.backupHref}>
+                  Download from the backup catalogue
+                </a>
+                <a className="button secondary" href={dialog.exportHref}>
+                  Try again
+                </a>
+              </p>
+            )}
+          </div>
+        )}
         <HiddenInputs params={dialog.hidden} />
         {confirmedRef.current || dialog.step === "limit" ? <input type="hidden" name="confirm" value="1" /> : null}
         <input type="hidden" name="export" value={dialog.scope} />

@@ -16,7 +16,7 @@ import { searchHref, type SearchState } from "~/search/state";
 
 const count = (n: number) => n.toLocaleString("en-US");
 
-const STEPS: ExportStep[] = ["choose", "limit", "no-fields", "empty", "failed"];
+const STEPS: ExportStep[] = ["choose", "limit", "no-fields", "empty", "failed", "backup"];
 
 export function exportScopeOf(params: URLSearchParams): ExportScope | null {
   const scope = params.get("export");
@@ -33,6 +33,12 @@ export function buildExportDialog(input: {
   previewDocs: Doc[];
   limit: number;
   cap?: number;
+  /**
+   * When the page's results came from the backup catalogue, or the platform may fail: what the
+   * dialog says of a file from the backup (`The search platform is not answering: this file would
+   * come from …`); `pageFromBackup` when the page itself came from it.
+   */
+  backup?: { text: string; pageFromBackup: boolean };
 }): ExportDialogView {
   const { params, state, config, scope, total, limit } = input;
   const cap = input.cap ?? EXPORT_CAP;
@@ -43,11 +49,15 @@ export function buildExportDialog(input: {
   const chosenKeys = new Set(chosen.map((f) => f.key));
   const size = exportSize(total, scope, state, limit, cap);
   const step = STEPS.find((s) => s === params.get("export-step")) ?? (size.inScope === 0 ? "empty" : "choose");
-  const exportRequest = { state, scope, fields: chosen, filename: request.filename };
+  // A page from the backup exports from the backup, as does a user who chose it (step `backup`).
+  const source: "backup" | null = request.source === "backup" || input.backup?.pageFromBackup ? "backup" : null;
+  const exportRequest = { state, scope, fields: chosen, filename: request.filename, source };
   const exportQuery = exportParams(exportRequest, config);
+  const platformQuery = exportParams({ ...exportRequest, source: null }, config);
+  const backupQuery = exportParams({ ...exportRequest, source: "backup" }, config);
   const confirmQuery = new URLSearchParams(exportQuery);
   confirmQuery.set("confirm", "1");
-  const hidden = [...exportParams({ state, scope, fields: [], filename: null }, config)];
+  const hidden = [...exportParams({ state, scope, fields: [], filename: null, source }, config)];
   return {
     scope,
     step,
@@ -69,12 +79,14 @@ export function buildExportDialog(input: {
     },
     hidden,
     cancelHref: searchHref(state, config),
-    exportHref: `${SEARCH_EXPORT_PATH}?${exportQuery}`,
+    exportHref: step === "backup" ? `${SEARCH_EXPORT_PATH}?${platformQuery}` : `${SEARCH_EXPORT_PATH}?${exportQuery}`,
     continueHref: `${SEARCH_EXPORT_PATH}?${confirmQuery}`,
+    backupNotice: input.backup && (source === "backup" || step === "backup") ? input.backup.text : null,
+    backupHref: input.backup && step === "backup" ? `${SEARCH_EXPORT_PATH}?${backupQuery}` : null,
   };
 }
 
 /** Parameters that belong to the page's view (export dialog, facet search), not to the search. */
 export function isViewParam(name: string): boolean {
-  return name.startsWith("facet-") || name.startsWith("export") || ["fields", "fields-none", "filename", "confirm"].includes(name);
+  return name.startsWith("facet-") || name.startsWith("export") || ["fields", "fields-none", "filename", "confirm", "source"].includes(name);
 }

@@ -1,7 +1,7 @@
 import type { ExportScope } from "./search-export";
 
 /** What the export dialog shows; built on the server, rendered by the dialog component. */
-export type ExportStep = "choose" | "limit" | "no-fields" | "empty" | "failed";
+export type ExportStep = "choose" | "limit" | "no-fields" | "empty" | "failed" | "backup";
 
 export interface ExportDialogView {
   scope: ExportScope;
@@ -29,5 +29,12 @@ export interface ExportDialogView {
   cancelHref: string;
   exportHref: string;
   continueHref: string;
+  /**
+   * Said before the download when the file would not come from the search platform (decision 022):
+   * the page itself came from the backup, or the platform stopped answering when the download was
+   * asked for (step `backup`, with the choice of `backupHref` or trying again with `exportHref`).
+   */
+  backupNotice: string | null;
+  backupHref: string | null;
 }
 

@@ -95,3 +95,10 @@ export function contentDisposition(filename: string): string {
     .replace(/[^\x20-\x7E]|["\\]/gu, "_");
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeRfc5987(filename)}`;
 }
+
+/** `backup-{name}`: a file from the backup catalogue says so in its name (decision 022), within the 50 characters. */
+export function backupFilename(name: string): string {
+  if (name.startsWith("backup-")) return name;
+  const stem = name.slice(0, -EXTENSION.length);
+  return `backup-${fit(stem, MAX_LENGTH - "backup-".length - EXTENSION.length)}${EXTENSION}`;
+}

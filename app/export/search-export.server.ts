@@ -36,6 +36,8 @@ export interface ExportRequest {
   fieldsGiven: boolean;
   filename: string | null;
   confirmed: boolean;
+  /** `backup`: the user chose the backup catalogue while the search platform was not answering (decision 022). */
+  source: "backup" | null;
 }
 
 /** Reads an export request from URL parameters: the search, `scope`, `fields`, `filename`, `confirm`. */
@@ -50,6 +52,7 @@ export function parseExportRequest(params: URLSearchParams, config: SearchConfig
     fieldsGiven: wanted.length > 0 || params.get("fields-none") === "1",
     filename: params.get("filename"),
     confirmed: params.get("confirm") === "1",
+    source: params.get("source") === "backup" ? "backup" : null,
   };
 }
 
@@ -61,10 +64,11 @@ export function exportSize(total: number, scope: ExportScope, state: SearchState
 }
 
 /** URL parameters of an export: the search plus the export's own choices. */
-export function exportParams(request: Pick<ExportRequest, "state" | "scope" | "fields" | "filename">, config: SearchConfig): URLSearchParams {
+export function exportParams(request: Pick<ExportRequest, "state" | "scope" | "fields" | "filename"> & { source?: "backup" | null }, config: SearchConfig): URLSearchParams {
   const params = serializeSearchState(request.state, config);
   params.set("scope", request.scope);
   for (const field of request.fields) params.append("fields", field.key);
   if (request.filename?.trim()) params.set("filename", request.filename.trim());
+  if (request.source === "backup") params.set("source", "backup");
   return params;
 }

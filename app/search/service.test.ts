@@ -3,7 +3,7 @@ import { CircuitBreaker } from "./circuit-breaker";
 import type { BomRequest, CursorRequest, Doc, EngineName, RequestContext, SearchEngine, SearchRequest, SearchResponse } from "./engine";
 import { FusionError, httpError, MESSAGES } from "./engines/fusion/errors";
 import { DEFAULT_SEARCH_CONFIG } from "./search-config";
-import { PLATFORM_HEALTH_CACHE_MS, SearchService } from "./service";
+import { PlatformUnavailable, PLATFORM_HEALTH_CACHE_MS, SearchService } from "./service";
 
 const request: SearchRequest = { q: "pump", within: [], filters: [], sort: null, start: 0, rows: 20, facetFields: [] };
 
@@ -354,6 +354,53 @@ describe("SearchService circuit breaker", () => {
     expect(await rows()).toEqual(["embedded-row"]);
     expect(primary.calls.cursor).toBe(1);
     expect(fallback.calls.cursor).toBe(1);
+  });
+});
+
+describe("a call whose source is fixed", () => {
+  it("is answered by the platform only: an outage, a configuration error or an open circuit is PlatformUnavailable, never the backup", async () => {
+    const c = clock();
+    const fallback = fakeEngine("embedded", ok("e"));
+    const svc = service(fakeEngine("fusion", failWith(timeout())).engine, fallback.engine, new CircuitBreaker({ failureThreshold: 2, cooldownMs: 10_000, now: c.now }));
+    const first = await svc.search(request, undefined, "platform").catch((error: unknown) => error);
+    expect(first).toBeInstanceOf(PlatformUnavailable);
+    expect((first as PlatformUnavailable).userMessage).toBe(MESSAGES.timeout);
+    await svc.search(request);
+    expect(svc.status().primary?.breaker.state).toBe("open");
+    await expect(svc.search(request, undefined, "platform")).rejects.toBeInstanceOf(PlatformUnavailable);
+    // Only the unfixed search went to the backup.
+    expect(fallback.calls.search).toBe(1);
+
+    const refused = service(fakeEngine("fusion", failWith(httpError(401, "Unauthorized"))).engine, fallback.engine);
+    await expect(refused.search(request, undefined, "platform")).rejects.toMatchObject({ userMessage: MESSAGES.unauthorized });
+  });
+
+  it("is answered by the backup only, marked as degraded, without asking the platform", async () => {
+    const primary = fakeEngine("fusion", ok("f"));
+    const svc = service(primary.engine, fakeEngine("embedded", ok("e")).engine);
+    expect(await svc.search(request, undefined, "backup")).toMatchObject({ engine: "embedded", degraded: true, value: answer("e") });
+    const rows: string[] = [];
+    for await (const batch of svc.cursor({ q: "", within: [], filters: [], sort: null, batchSize: 10 }, undefined, "backup")) rows.push(...batch.map((d) => d.id));
+    expect(rows).toEqual(["embedded-row"]);
+    expect(primary.calls).toEqual({ search: 0, cursor: 0 });
+  });
+
+  it("changes nothing without a platform: the one engine answers", async () => {
+    const svc = service(null, fakeEngine("embedded", ok("e")).engine);
+    expect(await svc.search(request, undefined, "platform")).toMatchObject({ engine: "embedded", degraded: false });
+  });
+});
+
+describe("the log of a platform failure", () => {
+  it("is one line with the engine's diagnosis and what the user got", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const error = timeout();
+    error.detail = "Request timeout - Fusion service may be slow or unreachable [timeout; GET http://fusion/api; 30001 ms; request r-1]";
+    await service(fakeEngine("fusion", failWith(error)).engine, fakeEngine("embedded", ok("e")).engine).search(request, { requestId: "r-1" });
+    expect(warn.mock.calls.map((call) => call.join(" "))).toEqual([`[r-1] fusion failed: ${JSON.stringify(error.detail)}; answered from the backup (embedded)`]);
+    warn.mockClear();
+    await service(fakeEngine("fusion", failWith(error)).engine, fakeEngine("embedded", failWith(new Error("disk"))).engine).search(request, { requestId: "r-2" }).catch(() => null);
+    expect(warn.mock.calls.map((call) => call.join(" "))).toEqual([`[r-2] fusion failed: ${JSON.stringify(error.detail)}; the backup (embedded) failed too: answered with an error`]);
   });
 });
 

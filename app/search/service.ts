@@ -24,6 +24,28 @@ export interface Answer<T> {
   engineMs: number;
 }
 
+/**
+ * Which engine a call may be answered by when it must agree with an earlier answer (an export with
+ * the page it was asked from, an item's neighbours with the item): `platform` only, or the `backup`
+ * only. Absent, the platform answers and the backup stands in for it.
+ */
+export type Source = "platform" | "backup";
+
+/**
+ * The platform could not answer a call that only it may answer (Source `platform`): the caller
+ * decides what the user is offered instead. `platformError` is the platform's own failure.
+ */
+export class PlatformUnavailable extends SearchError {
+  override name = "PlatformUnavailable";
+  constructor(readonly platformError: unknown) {
+    super(platformError instanceof SearchError ? platformError.message : "The search platform is not answering", "outage");
+    if (platformError instanceof SearchError) {
+      this.userMessage = platformError.userMessage;
+      this.detail = platformError.detail;
+    }
+  }
+}
+
 export interface ServiceStatus {
   serving: EngineName;
   /** `configurationError`: the platform's last answer to this process was 401, 403 or 404 (spec §8's text). */
@@ -114,11 +136,11 @@ export class SearchService {
    * refused (a 400) is thrown as it is: the backup would not help. A call the user went away from
    * tells nothing.
    */
-  private async withFallback<T>(call: (engine: SearchEngine) => Promise<T>, context?: RequestContext): Promise<Answer<T>> {
+  private async withFallback<T>(call: (engine: SearchEngine) => Promise<T>, context?: RequestContext, source?: Source): Promise<Answer<T>> {
     const { primary, fallback } = this.engines;
     const started = performance.now();
     let outage: unknown = null;
-    if (primary && this.breaker.tryAcquire()) {
+    if (primary && source !== "backup" && this.breaker.tryAcquire()) {
       try {
         const value = await call(primary);
         this.answered();
@@ -137,8 +159,14 @@ export class SearchService {
         this.configurationError = configuration ? error.message : null;
         this.contradicted(false);
         outage = error;
+        if (source === "platform") {
+          logPlatformFailure(primary.name, error, "answered with an error (only the platform may answer this call)", context);
+          throw new PlatformUnavailable(error);
+        }
       }
     }
+    // Its circuit is open (or its one trial is out): the platform is not asked.
+    if (primary && source === "platform") throw new PlatformUnavailable(new SearchError("The search platform is not answering (its circuit is open)", "outage"));
     try {
       const value = await call(fallback);
       if (outage) logPlatformFailure(primary!.name, outage, `answered from the backup (${fallback.name})`, context);
@@ -150,8 +178,8 @@ export class SearchService {
     }
   }
 
-  search(request: SearchRequest, context?: RequestContext): Promise<Answer<SearchResponse>> {
-    return this.withFallback((engine) => engine.search(request, context), context);
+  search(request: SearchRequest, context?: RequestContext, source?: Source): Promise<Answer<SearchResponse>> {
+    return this.withFallback((engine) => engine.search(request, context), context, source);
   }
 
   getProduct(idOrItemNumber: string, context?: RequestContext): Promise<Answer<Doc | null>> {
@@ -189,14 +217,14 @@ export class SearchService {
 
   /**
    * Exports go through the same policy for their first batch: an outage before the first row is
-   * read from the backup, like a page. After it the export fails, since it never switches engines
-   * mid-file; a later outage still counts against the circuit.
+   * read from the backup, like a page, unless `source` fixes the engine. After it the export fails,
+   * since it never switches engines mid-file; a later outage still counts against the circuit.
    */
-  async *cursor(request: CursorRequest, context?: RequestContext): AsyncIterable<Doc[]> {
+  async *cursor(request: CursorRequest, context?: RequestContext, source?: Source): AsyncIterable<Doc[]> {
     const opened = await this.withFallback(async (engine) => {
       const batches = engine.cursor(request, context)[Symbol.asyncIterator]();
       return { batches, first: await batches.next() };
-    }, context);
+    }, context, source);
     const { batches, first } = opened.value;
     if (first.done) return;
     yield first.value;

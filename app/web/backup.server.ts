@@ -17,11 +17,25 @@ export function formatBuildDate(iso: string | null): string | null {
  */
 export type BackupSource = { source: "catalogue"; builtOn: string | null } | { source: "backend" };
 
+function fromWhere(backup: BackupSource): string {
+  return backup.source === "backend" ? "the product backend" : `the backup catalogue${backup.builtOn ? ` of ${backup.builtOn}` : ""}`;
+}
+
 /** The notice's text; the date is the backup catalogue's build date, already formatted. */
 export function backupNoticeText(backup: BackupSource): string {
-  const from =
-    backup.source === "backend" ? "the product backend" : `the backup catalogue${backup.builtOn ? ` of ${backup.builtOn}` : ""}`;
-  return `The search platform is not answering; these results come from ${from}; stock figures may be out of date.`;
+  return `The search platform is not answering; these results come from ${fromWhere(backup)}; stock figures may be out of date.`;
+}
+
+/** The backup this portal falls back to, with the catalogue's build date when it can say it. */
+function backupSource(engine: string): BackupSource {
+  if (engine === "backend") return { source: "backend" };
+  let builtAt: string | null = null;
+  try {
+    builtAt = services().catalogue?.open().builtAt ?? null;
+  } catch {
+    // The catalogue just answered; if it cannot say its age now, the notice goes without the date.
+  }
+  return { source: "catalogue", builtOn: formatBuildDate(builtAt) };
 }
 
 /**
@@ -31,12 +45,15 @@ export function backupNoticeText(backup: BackupSource): string {
  */
 export function backupOf(answer: Pick<Answer<unknown>, "degraded" | "engine">): string | null {
   if (!answer.degraded) return null;
-  if (answer.engine === "backend") return backupNoticeText({ source: "backend" });
-  let builtAt: string | null = null;
-  try {
-    builtAt = services().catalogue?.open().builtAt ?? null;
-  } catch {
-    // The catalogue just answered; if it cannot say its age now, the notice goes without the date.
-  }
-  return backupNoticeText({ source: "catalogue", builtOn: formatBuildDate(builtAt) });
+  return backupNoticeText(backupSource(answer.engine));
+}
+
+/**
+ * What the export dialog says of a file that would come from the backup (decision 022); null
+ * without a search platform, where the catalogue is the only source and nothing changes.
+ */
+export function exportBackupText(): string | null {
+  const status = services().search.status();
+  if (!status.primary) return null;
+  return `The search platform is not answering: this file would come from ${fromWhere(backupSource(status.fallback))}.`;
 }

@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { redirect } from "@remix-run/node";
 import { csvDocument } from "~/export/csv";
-import { customFilename, exportFilename, slug } from "~/export/filename";
+import { backupFilename, customFilename, exportFilename, slug } from "~/export/filename";
 import { exportParams, exportSize, parseExportRequest } from "~/export/search-export.server";
 import { batchSizeFor, csvResponse, csvStream, openCursor } from "~/export/stream.server";
 import { requestIdOf } from "~/web/http.server";
@@ -16,7 +16,7 @@ import type { BomDoc, BomType, Doc, RequestContext, SearchRequest } from "~/sear
 import { bomPath, HOME_PATH, productPath, SEARCH_PATH, whereUsedPath } from "~/search/paths";
 import { externalUrlOf, specificationOf, titleOf } from "~/search/product-view";
 import { userMessageOf } from "~/search/errors";
-import type { SearchService } from "~/search/service";
+import { PlatformUnavailable, type SearchService, type Source } from "~/search/service";
 import { requireUser } from "./auth.server";
 import { logFailure } from "./log.server";
 import { problemPage } from "./problem-page.server";
@@ -82,10 +82,14 @@ export async function loadSearchExport(request: Request) {
 
   const requestId = requestIdOf(request);
   const limit = settings.exportLimit;
+  // The file comes from one source, the one the user saw or chose: never the backup in silence
+  // while the page showed the platform's results (decision 022).
+  const source: Source = exportRequest.source === "backup" ? "backup" : "platform";
   let total: number;
   try {
-    total = (await service.search({ q: state.q, within: state.within, filters: state.filters, sort: state.sort, start: 0, rows: 0, facetFields: [] }, { requestId })).value.total;
+    total = (await service.search({ q: state.q, within: state.within, filters: state.filters, sort: state.sort, start: 0, rows: 0, facetFields: [] }, { requestId }, source)).value.total;
   } catch (error) {
+    if (error instanceof PlatformUnavailable) return back("backup");
     logFailure("export count", error, { requestId, signal: request.signal });
     return failed(`Failed to get export estimate: ${userMessageOf(error)}`);
   }
@@ -101,16 +105,18 @@ export async function loadSearchExport(request: Request) {
     const query = { q: state.q, within: state.within, filters: state.filters, sort: state.sort };
     cursor = await openCursor(
       scope === "page"
-        ? pageBatch(service, { ...query, start: (state.page - 1) * state.rows, rows: state.rows, facetFields: [], highlight: false }, context)
-        : service.cursor({ ...query, batchSize: batchSizeFor(size.records), limit: size.records }, context),
+        ? pageBatch(service, { ...query, start: (state.page - 1) * state.rows, rows: state.rows, facetFields: [], highlight: false }, context, source)
+        : service.cursor({ ...query, batchSize: batchSizeFor(size.records), limit: size.records }, context, source),
     );
   } catch (error) {
+    if (error instanceof PlatformUnavailable) return back("backup");
     logFailure("export (before the first row)", error, { requestId, signal: request.signal });
     return failed(`Export failed: ${userMessageOf(error)}`);
   }
-  const filename =
-    customFilename(exportRequest.filename) ??
-    exportFilename(scope === "all" ? "all-results" : `results-page-${state.page}`, new Date());
+  const fromBackup = source === "backup" && service.status().primary !== null;
+  const named = customFilename(exportRequest.filename) ?? exportFilename(scope === "all" ? "all-results" : `results-page-${state.page}`, new Date());
+  // A file from the backup says so in its name, wherever it is kept.
+  const filename = fromBackup ? backupFilename(named) : named;
   const body = csvStream({
     cursor,
     fields: names,
@@ -124,12 +130,8 @@ export async function loadSearchExport(request: Request) {
 }
 
 /** The shown page as a one-batch cursor. */
-async function* pageBatch(
-  service: SearchService,
-  request: SearchRequest,
-  context: RequestContext,
-): AsyncIterable<Doc[]> {
-  yield (await service.search(request, context)).value.docs;
+async function* pageBatch(service: SearchService, request: SearchRequest, context: RequestContext, source: Source): AsyncIterable<Doc[]> {
+  yield (await service.search(request, context, source)).value.docs;
 }
 const TYPES = { all: undefined, asset: "asset", pm: "pm" } as const;
 const ACTIONS = { all: "bom_export", asset: "asset_bom_export", pm: "pm_bom_export" } as const;

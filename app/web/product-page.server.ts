@@ -11,6 +11,7 @@ import { backParam } from "./bom-pages.server";
 import { backupOf } from "./backup.server";
 import { logFailure } from "./log.server";
 import { recordSignal } from "./signals.server";
+import type { Source } from "~/search/service";
 
 export interface Neighbour {
   itemNumber: string;
@@ -21,13 +22,15 @@ export interface Neighbour {
  * Previous and next results around an item, from the search it was opened from. The search travels
  * in `back` and the item's place in it in `pos`; the search is re-run for the three results around
  * that place. When the results have changed and the item is not there any more, there is no
- * previous or next rather than a wrong one.
+ * previous or next rather than a wrong one. `source` is the engine that answered the item: the
+ * neighbours come from the same one, or there are none (decision 022).
  */
 export async function neighboursOf(
   product: Doc,
   back: string,
   position: number | null,
   context: RequestContext,
+  source?: Source,
 ): Promise<{ prev: Neighbour | null; next: Neighbour | null; position: number | null; total: number | null }> {
   const none = { prev: null, next: null, position: null, total: null };
   if (position === null || !isSearchPath(back)) return none;
@@ -37,6 +40,7 @@ export async function neighboursOf(
   const answer = await service.search(
     { q: state.q, within: state.within, filters: state.filters, sort: state.sort, start, rows: 3, facetFields: [], highlight: false },
     context,
+    source,
   );
   const docs = answer.value.docs;
   const at = docs.findIndex((d) => d.id === product.id);
@@ -69,10 +73,12 @@ export async function loadProductPage(request: Request, rawId: string | undefine
   let product;
   let degraded: boolean;
   let backup;
+  let source: Source;
   try {
     const answer = await service.getProduct(id, context);
     ({ value: product, degraded } = answer);
     backup = backupOf(answer);
+    source = degraded ? "backup" : "platform";
   } catch (error) {
     logFailure("product lookup", error, context);
     throw json({ message: "Failed to load product details", back }, { status: 503 });
@@ -87,7 +93,10 @@ export async function loadProductPage(request: Request, rawId: string | undefine
   url.searchParams.delete("qid");
   const rawPos = url.searchParams.get("pos");
   const position = rawPos && /^\d{1,9}$/.test(rawPos) ? Number(rawPos) : null;
-  const neighbours = await neighboursOf(product, back, position, context).catch(() => ({ prev: null, next: null, position: null, total: null }));
+  const neighbours = await neighboursOf(product, back, position, context, source).catch((error: unknown) => {
+    logFailure("the item's place in its search", error, context);
+    return { prev: null, next: null, position: null, total: null };
+  });
   const itemNumber = String(product.item_number_s ?? product.id);
   const self = `${url.pathname}${url.search}`;
   void recordSignal(request, {

@@ -11,7 +11,7 @@ import { buildSearchView, facetTermsOf, searchRequestOf, totalPages } from "~/se
 import type { Answer } from "~/search/service";
 import { EMPTY_STATE, goToPage, parseSearchParams, searchHref, serializeSearchState, withQuery, type SearchState } from "~/search/state";
 import { requireUser } from "./auth.server";
-import { backupOf } from "./backup.server";
+import { backupOf, exportBackupText } from "./backup.server";
 import { logFailure } from "./log.server";
 import { addRecentSearch, readRecentSearches, serializeRecentSearches } from "./recent-searches.server";
 // Usage signals (issue 22).
@@ -150,7 +150,18 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
         scope === "page" || state.page === 1
           ? answer.value.docs
           : (await service.search({ ...searchRequestOf(state, config), start: 0, rows: 3, facetFields: [], highlight: false }, { requestId })).value.docs;
-      exportDialog = buildExportDialog({ params: url.searchParams, state, config, scope, total, previewDocs, limit: settings.exportLimit, cap: settings.exportCap });
+      const backupText = exportBackupText();
+      exportDialog = buildExportDialog({
+        params: url.searchParams,
+        state,
+        config,
+        scope,
+        total,
+        previewDocs,
+        limit: settings.exportLimit,
+        cap: settings.exportCap,
+        ...(backupText ? { backup: { text: backupText, pageFromBackup: answer.degraded } } : {}),
+      });
     }
     return json(
       {

@@ -163,12 +163,12 @@ describe("Fusion failing in every way", () => {
     expect(status.engines.primary.health.detail).toBe("Request timeout - Fusion service may be slow or unreachable");
   });
 
-  it("a refused connection: the backup answers, and health says the platform's endpoint is not reachable", async () => {
+  it("a refused connection: the backup answers, and health says the connection was refused", async () => {
     install(`http://127.0.0.1:${await closedPort()}`);
     await expectBackupAnswers("Connection refused");
     const status = await health();
     expect(status.status).toBe("degraded");
-    expect(status.engines.primary.health.detail).toBe("Fusion endpoint not reachable - check endpoint URL");
+    expect(status.engines.primary.health.detail).toBe("Connection refused - Fusion service may be down");
   });
 
   it("a malformed query (Fusion's 400): the generic search error on the page and a 400 from the API, nothing of Solr's text", async () => {
