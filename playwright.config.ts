@@ -138,7 +138,9 @@ export default defineConfig({
       return [
         {
           // The stand-in as a child of its supervisor, so a test can kill its process and start it again.
-          command: `npx tsx tests/fusion-stand-in/supervisor.ts --port ${ports.standIn} --control-port ${ports.control} --catalog .cache/e2e/stand-in-${name}.db --items 5000`,
+          // It answers from its recorded documents and closes every connection after answering, as
+          // an HTTP/1.0-style server or a proxy with a short idle time would.
+          command: `npx tsx tests/fusion-stand-in/supervisor.ts --port ${ports.standIn} --control-port ${ports.control} --connection close-after-answer`,
           url: `${url(ports.standIn)}/api`,
           ...QUIET_SERVER,
         },

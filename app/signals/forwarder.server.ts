@@ -1,5 +1,5 @@
-import http from "node:http";
-import https from "node:https";
+import { errorCodes } from "~/lib/closed-connection";
+import { fetchAgainOnClosed } from "~/lib/closed-connection.server";
 import { toFusionSignal } from "./model.server";
 import type { SqliteSignalStore } from "./store.server";
 
@@ -18,7 +18,7 @@ export interface ForwarderOptions {
   maxBackoffMs?: number;
   /** How long a claimed batch stays with this process before another may take it. */
   leaseMs?: number;
-  fetch?: typeof fetch;
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
   now?: () => number;
   log?: (message: string) => void;
 }
@@ -48,7 +48,8 @@ export class SignalForwarder {
       backoffMs: 500,
       maxBackoffMs: 30_000,
       leaseMs: 60_000,
-      fetch: postOverNodeHttp,
+      // Fusion keeps a signal once per id, so a batch that met a closed connection may go again.
+      fetch: fetchAgainOnClosed,
       now: Date.now,
       log: (message) => console.warn(message),
       ...options,
@@ -96,6 +97,7 @@ export class SignalForwarder {
     if (batch.length === 0) return this.o.idleMs;
     const seqs = batch.map((b) => b.seq);
     let status = 0;
+    let cause = "";
     try {
       const headers: Record<string, string> = { "Content-Type": "application/json" };
       if (this.o.apiKey) headers["x-api-key"] = this.o.apiKey;
@@ -107,8 +109,9 @@ export class SignalForwarder {
       });
       status = response.status;
       await response.arrayBuffer().catch(() => undefined);
-    } catch {
+    } catch (error) {
       status = 0;
+      cause = errorCodes(error)[0] ?? (error instanceof Error ? error.name : "error");
     }
     const now = this.o.now();
     if (status >= 200 && status < 300) {
@@ -123,32 +126,8 @@ export class SignalForwarder {
     }
     this.failures++;
     const wait = Math.min(this.o.maxBackoffMs, this.o.backoffMs * 2 ** (this.failures - 1));
-    if (this.failures === 1) this.o.log(`Signals: Fusion ${status ? `answered HTTP ${status}` : "is unreachable"}; kept in the outbox, retrying`);
+    if (this.failures === 1) this.o.log(`Signals: Fusion ${status ? `answered HTTP ${status}` : `is unreachable (${cause})`}; kept in the outbox, retrying`);
     this.store.retryLater(seqs, now + wait);
     return wait;
   }
 }
-
-/**
- * The forwarder's POST over Node's own HTTP client. The server's global `fetch` is Remix's
- * polyfill, whose abort of a request still sending its body rejects a promise nobody holds and
- * ends the process (seen with a Fusion that accepts the connection and never answers); destroying
- * a Node request fails only the call.
- */
-const postOverNodeHttp: typeof fetch = (input, init = {}) =>
-  new Promise<Response>((resolve, reject) => {
-    const target = new URL(String(input));
-    const client = target.protocol === "https:" ? https : http;
-    const request = client.request(target, { method: init.method ?? "POST", headers: init.headers as Record<string, string> }, (response) => {
-      response.resume();
-      response.on("end", () => resolve(new Response(null, { status: response.statusCode ?? 0 })));
-      response.on("error", reject);
-    });
-    const signal = init.signal;
-    const abort = () => request.destroy(new Error("Signals request timed out"));
-    if (signal?.aborted) abort();
-    signal?.addEventListener("abort", abort, { once: true });
-    request.on("error", reject);
-    request.on("close", () => signal?.removeEventListener("abort", abort));
-    request.end(typeof init.body === "string" ? init.body : undefined);
-  });

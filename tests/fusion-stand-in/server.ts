@@ -61,14 +61,19 @@ export type Fault =
 
 /**
  * How the stand-in keeps connections and sends bodies, as real servers and proxies do:
- * - `connection`: `keep-alive` (Node's default); `close-after-answer` ends the connection after each
- *   answer without saying so (an HTTP/1.0 server, a proxy with a short idle time); `close-header`
- *   says `Connection: close` and closes.
+ * - `connection`: `keep-alive` (Node's default); `close-after-answer` closes the connection after
+ *   each answer without saying so (an HTTP/1.0-style server, a proxy with a short idle time): a
+ *   moment after the answer (CLOSE_LAG_MS) the connection is ended, and a request that reaches it
+ *   in between is dropped unanswered, as when the close crosses the client's next request on the
+ *   wire; `close-header` says `Connection: close` and closes.
  * - `idleCloseMs`: a kept connection is closed after this long unused (shorter than a client's).
  * - `chunked`: no Content-Length, the body in chunks; `gzip`: compressed when the client accepts it.
  * - `slowBodyMs`: half the body, a pause of that long, the rest; `resetMidBody`: half the body,
  *   then the connection is reset.
  */
+/** How long after its answer a `close-after-answer` connection is ended. */
+const CLOSE_LAG_MS = 50;
+
 export interface Habits {
   connection?: "keep-alive" | "close-after-answer" | "close-header";
   idleCloseMs?: number;
@@ -782,10 +787,17 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
     }
     if (!current.chunked) head["Content-Length"] = payload.length;
     if (current.connection === "close-header") head.Connection = "close";
-    if (current.connection === "close-after-answer") {
+    if (current.connection === "close-after-answer" && res.socket) {
       // The response lets go of its socket when it finishes: keep hold of it to close it then.
       const socket = res.socket;
-      res.once("finish", () => socket?.end());
+      answeredSockets.add(socket);
+      res.once("finish", () => {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          socket.end();
+        }, CLOSE_LAG_MS);
+        timers.add(timer);
+      });
     }
     res.writeHead(status, head);
     if (!current.slowBodyMs && !current.resetMidBody && !current.chunked) return void res.end(payload);
@@ -984,7 +996,10 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
     }
   }
 
+  /** Connections closing after their answer (`close-after-answer`): a request arriving on one is dropped. */
+  const answeredSockets = new WeakSet<Socket>();
   const server = http.createServer((req, res) => {
+    if (answeredSockets.has(req.socket)) return void req.socket.destroy();
     handle(req, res).catch((error: unknown) => {
       send(res, 500, errorBody(500, error instanceof Error ? error.message : String(error)));
     });

@@ -31,7 +31,7 @@ async function startSupervisor(): Promise<void> {
   let output = "";
   supervisor = spawn(
     process.execPath,
-    ["--import", "tsx", "tests/fusion-stand-in/supervisor.ts", "--port", String(port), "--control-port", String(controlPort), "--catalog", path.join(dir, "fusion.db"), "--items", "200"],
+    ["--import", "tsx", "tests/fusion-stand-in/supervisor.ts", "--port", String(port), "--control-port", String(controlPort), "--connection", "close-after-answer"],
     { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
   );
   supervisor.stdout!.on("data", (chunk: Buffer) => (output += chunk));

@@ -77,13 +77,13 @@ describe("a search export", () => {
     expect(dialogUrl.searchParams.get("export-step")).toBe("backup");
 
     const page = await (await loadSearchPage(new Request(dialogUrl))).json();
-    const dialog = page.exportDialog;
+    const dialog = page.exportDialog!;
     expect(dialog.step).toBe("backup");
     expect(dialog.backupNotice).toMatch(/^The search platform is not answering: this file would come from the backup catalogue of \d{1,2} [A-Z][a-z]+ \d{4}\.$/);
-    expect(new URL(dialog.backupHref, "http://localhost").searchParams.get("source")).toBe("backup");
+    expect(new URL(dialog.backupHref!, "http://localhost").searchParams.get("source")).toBe("backup");
     expect(new URL(dialog.exportHref, "http://localhost").searchParams.has("source")).toBe(false);
 
-    const file = await loadSearchExport(new Request(new URL(dialog.backupHref, "http://localhost")));
+    const file = await loadSearchExport(new Request(new URL(dialog.backupHref!, "http://localhost")));
     expect(file.status).toBe(200);
     expect(file.headers.get("Content-Disposition")).toMatch(/filename="backup-all-results-\d{4}-\d{2}-\d{2}\.csv"/);
     const rows = await rowsOf(file);
@@ -95,9 +95,9 @@ describe("a search export", () => {
     failing = "all";
     const page = await (await loadSearchPage(new Request("http://localhost/crib-search/search?q=pump&export=all"))).json();
     expect(page.degraded).toBe(true);
-    expect(page.exportDialog.backupNotice).toMatch(/^The search platform is not answering: this file would come from the backup catalogue/);
-    expect(page.exportDialog.hidden).toContainEqual(["source", "backup"]);
-    expect(new URL(page.exportDialog.exportHref, "http://localhost").searchParams.get("source")).toBe("backup");
+    expect(page.exportDialog!.backupNotice).toMatch(/^The search platform is not answering: this file would come from the backup catalogue/);
+    expect(page.exportDialog!.hidden).toContainEqual(["source", "backup"]);
+    expect(new URL(page.exportDialog!.exportHref, "http://localhost").searchParams.get("source")).toBe("backup");
   });
 });
 

@@ -1,3 +1,4 @@
+import { errorCodes } from "~/lib/closed-connection";
 import { SearchError, type SearchErrorKind } from "../../errors";
 
 export const PLATFORM = "Fusion";
@@ -93,18 +94,6 @@ export function httpError(status: number, message: string, statusText = ""): Fus
   if (status === 403) return new FusionError("forbidden", MESSAGES.forbidden, status, statusText);
   if (status === 404) return new FusionError("not-found", MESSAGES.notFound, status, statusText);
   return new FusionError("http", `HTTP ${status}: ${message}`, status, statusText);
-}
-
-/** Every `code` on an error and its causes: Node's `fetch` puts the socket's code on `cause`, others on the error. */
-export function errorCodes(error: unknown): string[] {
-  const codes: string[] = [];
-  let cause: unknown = error;
-  for (let depth = 0; cause && depth < 5; depth++) {
-    const code = (cause as { code?: unknown }).code;
-    if (typeof code === "string") codes.push(code);
-    cause = (cause as { cause?: unknown }).cause;
-  }
-  return codes;
 }
 
 /** A transport failure (fetch rejected) → the spec's text for it. */

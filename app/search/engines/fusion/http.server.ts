@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { errorCodes, FusionError, httpError, MESSAGES, transportError } from "./errors";
+import { errorCodes } from "~/lib/closed-connection";
+import { fetchAgainOnClosed } from "~/lib/closed-connection.server";
+import { FusionError, httpError, MESSAGES, transportError } from "./errors";
 
 export interface FusionHttpOptions {
   apiKey?: string;
@@ -73,20 +75,6 @@ function withTimeout(options: FusionHttpOptions): { timeout: AbortSignal; signal
   return { timeout, signal: options.signal ? AbortSignal.any([timeout, options.signal]) : timeout };
 }
 
-/**
- * A connection the server closed as the request went out on it: a kept one past the server's idle
- * time, or one an HTTP/1.0-style server or a proxy closes after every answer. Nothing of the
- * request was handled, so a GET may go again. Recognised by the socket's code wherever the client
- * puts it (Node's `fetch`: `cause.code`; other clients: `code`), or by the texts Node gives it.
- */
-export function isClosedConnection(error: unknown): boolean {
-  if (errorCodes(error).some((code) => CLOSED_CONNECTION_CODES.has(code))) return true;
-  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
-    if (/socket hang up|other side closed/i.test(cause.message)) return true;
-  }
-  return false;
-}
-const CLOSED_CONNECTION_CODES = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CLOSED"]);
 
 /** What went wrong, for operators: the status, or the transport's error code (never a body). */
 function causeOf(error: unknown, timedOut: boolean): string {
@@ -132,18 +120,8 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/**
- * Sends one GET, and once more on a fresh connection when the first met a connection the server
- * had closed. Both go under the same signal: the timeout is a hard limit for the pair.
- */
-async function send(target: URL, headers: Record<string, string>, signal: AbortSignal): Promise<Response> {
-  try {
-    return await fetch(target, { headers, signal, redirect: "manual" });
-  } catch (error) {
-    if (!isClosedConnection(error) || signal.aborted) throw error;
-    return fetch(target, { headers, signal, redirect: "manual" });
-  }
-}
+/** One GET, sent again when a try met a connection the server had just closed (fetchAgainOnClosed). */
+const send = (target: URL, headers: Record<string, string>, signal: AbortSignal) => fetchAgainOnClosed(target, { headers, signal, redirect: "manual" });
 
 /**
  * The answer to a GET of `url`, redirects followed by hand and only on the same host: `fetch`
