@@ -133,6 +133,11 @@ export interface EngineHealth {
 export interface RequestContext {
   requestId?: string;
   signal?: AbortSignal;
+  /**
+   * When the calls of one page must be done (epoch ms): each call to the search platform gets what
+   * is left of it, so a slow platform costs a page one timeout, not one per call.
+   */
+  deadline?: number;
 }
 
 export interface SearchEngine {

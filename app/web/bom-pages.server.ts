@@ -1,6 +1,6 @@
 import { json, redirect } from "@remix-run/node";
 import type { Crumb } from "~/components/breadcrumbs";
-import { requestIdOf } from "~/web/http.server";
+import { pageContext } from "~/web/http.server";
 import { safePath } from "~/lib/safe-path";
 import { services } from "~/registry.server";
 import {
@@ -144,7 +144,7 @@ export async function loadCombinedBom(request: Request, rawItem: string | undefi
   const url = new URL(request.url);
   const back = backParam(url);
   const searchBack = searchBackOf(back);
-  const context = { requestId: requestIdOf(request), signal: request.signal };
+  const context = pageContext(request);
   let counts;
   try {
     counts = await bomTypeCounts(item, context);
@@ -181,7 +181,7 @@ export async function loadSingleBom(request: Request, rawItem: string | undefine
   const url = new URL(request.url);
   const back = backParam(url);
   const searchBack = searchBackOf(back);
-  const context = { requestId: requestIdOf(request), signal: request.signal };
+  const context = pageContext(request);
   const { spec: sectionSpec, empty, failed } = SINGLE[type];
   let section;
   try {
@@ -227,7 +227,7 @@ export async function loadWhereUsed(request: Request, rawItem: string | undefine
   const url = new URL(request.url);
   const back = backParam(url);
   const searchBack = searchBackOf(back);
-  const context = { requestId: requestIdOf(request), signal: request.signal };
+  const context = pageContext(request);
   const fromItemPage = url.searchParams.get("via") === "pdp_where_used";
   url.searchParams.delete("via");
   // The item itself only names the page: when its look-up fails the page goes on without it.

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type z } from "zod";
+import { services } from "~/registry.server";
+import type { RequestContext } from "~/search/engine";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -7,6 +9,16 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export function requestIdOf(request: Request): string {
   const given = request.headers.get("x-request-id");
   return given && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/**
+ * The context of a page's calls to the engines: its request id, the client's signal, and one
+ * deadline for all its calls to the search platform (FUSION_TIMEOUT_MS from now), so a page that
+ * makes two calls to a slow platform waits one timeout before the backup answers, not two.
+ */
+export function pageContext(request: Request): RequestContext & { requestId: string } {
+  const timeoutMs = services().config.fusion?.timeoutMs;
+  return { requestId: requestIdOf(request), signal: request.signal, ...(timeoutMs ? { deadline: Date.now() + timeoutMs } : {}) };
 }
 
 /** A failure with the status and the message a user may read. */

@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { requestIdOf } from "~/web/http.server";
+import { pageContext } from "~/web/http.server";
 import { services } from "~/registry.server";
 import type { Doc, RequestContext } from "~/search/engine";
 import { bomPath, exportCsvPath, isQueryId, isSearchPath, productLink, productPath, whereUsedPath, withBack } from "~/search/paths";
@@ -68,7 +68,7 @@ export async function loadProductPage(request: Request, rawId: string | undefine
   if (!id) throw json({ message: "Product ID not provided", back }, { status: 400 });
   // eslint-disable-next-line no-control-regex
   if (id.length > 200 || /[\u0000-\u001f\u007f]/.test(id)) throw json({ message: "Product not found", back }, { status: 404 });
-  const context = { requestId: requestIdOf(request), signal: request.signal };
+  const context = pageContext(request);
   const { search: service, searchConfig, config } = services();
   let product;
   let degraded: boolean;

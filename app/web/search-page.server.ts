@@ -1,8 +1,8 @@
 import { json, redirect } from "@remix-run/node";
 import { buildExportDialog, exportScopeOf, isViewParam } from "~/export/export-dialog.server";
-import { requestIdOf } from "~/web/http.server";
+import { pageContext } from "~/web/http.server";
 import { services } from "~/registry.server";
-import type { SearchResponse } from "~/search/engine";
+import type { RequestContext, SearchResponse } from "~/search/engine";
 import { userMessageOf } from "~/search/errors";
 import { isQueryId, productPath, SEARCH_PATH, whereUsedPath, withBack } from "~/search/paths";
 import { jumpKeyOf, jumpTarget, LIST_PARAM, listHref } from "~/search/query/number-jump";
@@ -79,10 +79,13 @@ function recordSearch(request: Request, state: SearchState, answer: Answer<Searc
  * item (a redirect, so it works without JavaScript and the search is one Back away); the item
  * page's Back leads to the list. Recorded as a search and a click. A failed look-up shows the list.
  */
-async function jumpToItem(request: Request, url: URL, state: SearchState, config: SearchConfig, requestId: string): Promise<void> {
+async function jumpToItem(request: Request, url: URL, state: SearchState, config: SearchConfig, context: RequestContext & { requestId: string }): Promise<void> {
   const key = jumpKeyOf(state, url.searchParams);
   if (!key || [...url.searchParams.keys()].some(isViewParam)) return;
-  const answer = await services().search.findByNumber(state.q, 2, { requestId, signal: request.signal }).catch(() => null);
+  const answer = await services().search.findByNumber(state.q, 2, context).catch((error: unknown) => {
+    logFailure("the look-up of a number", error, context);
+    return null;
+  });
   const doc = answer ? jumpTarget(answer.value, key) : null;
   if (!answer || !doc) return;
   const itemNumber = String(doc.item_number_s ?? doc.id);
@@ -105,9 +108,11 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
   // The header's "Search all items" without JavaScript: the query alone, without the refinement
   // its form carried along (docs/decisions/015).
   if (!options.home && url.searchParams.get("all") === "1") throw redirect(searchHref({ ...EMPTY_STATE, q: state.q }, config));
-  const requestId = requestIdOf(request);
+  // One deadline for the page's calls to the platform: the number's look-up and the search.
+  const context = pageContext(request);
+  const requestId = context.requestId;
   // Before the canonical redirect: a number typed with stray spaces opens its item in one hop.
-  if (!options.home) await jumpToItem(request, url, state, config, requestId);
+  if (!options.home) await jumpToItem(request, url, state, config, context);
   if (!options.home) {
     const canonical = canonicalRedirect(url, state, config);
     if (canonical) throw redirect(canonical);
@@ -115,7 +120,7 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
   const recent = await readRecentSearches(request);
   const started = performance.now();
   try {
-    const answer = await service.search(searchRequestOf(state, config), { requestId, signal: request.signal });
+    const answer = await service.search(searchRequestOf(state, config), context);
     const { total } = answer.value;
     const pages = totalPages(total, state.rows);
     // A page past the end shows the last page rather than an empty page with a wrong count.

@@ -184,6 +184,21 @@ describe("Fusion failing in every way", () => {
     expect(JSON.stringify(api.body)).not.toMatch(/solr|SyntaxError/i);
   });
 
+  it("a hanging Fusion costs a page one timeout, not one per call: the number's look-up spends it, the search is not sent", async () => {
+    install(BASE, "300");
+    let calls = 0;
+    fusionAnswers(async () => {
+      calls++;
+      await delay("infinite");
+      return HttpResponse.json({});
+    });
+    // Shaped like a part number: the page looks the number up first, then searches.
+    const page = await pageOf("WR55X10942");
+    expect(page.status).toBe(200);
+    expect(page.data.degraded).toBe(true);
+    expect(calls).toBe(1);
+  });
+
   it("health is ok again, and pages carry no notice, once Fusion answers", async () => {
     install();
     fusionAnswers(() => HttpResponse.json({ responseHeader: { status: 0 }, response: { numFound: 1, start: 0, docs: [{ id: "1", item_number_s: "A-1" }] } }));

@@ -43,6 +43,9 @@ export const ASSET_BOM_SORT_FIELDS: Readonly<Record<BomSortField, string>> = {
   quantity: "quantity_i",
 };
 
+/** Less time than this left of a page's deadline: the call is not sent. */
+const MIN_CALL_MS = 50;
+
 /** Spec §7's limits for the two calls of the health check. */
 const HEALTH_ROOT_TIMEOUT_MS = 5_000;
 const HEALTH_QUERY_TIMEOUT_MS = 10_000;
@@ -109,8 +112,13 @@ export class FusionEngine implements SearchEngine {
     return `${url}/api/apps/${encodeURIComponent(app)}/query/${encodeURIComponent(profile)}${suffix}?${params}`;
   }
 
+  /**
+   * A call's options: its own timeout, or what is left of the page's deadline when that is sooner;
+   * a call with less than MIN_CALL_MS left is not worth sending (0: the client fails it at once).
+   */
   private httpOptions(context?: RequestContext, timeoutMs = this.settings.timeoutMs): FusionHttpOptions {
-    return { apiKey: this.settings.apiKey, timeoutMs, requestId: context?.requestId, signal: context?.signal };
+    const left = context?.deadline === undefined ? timeoutMs : Math.min(timeoutMs, context.deadline - Date.now());
+    return { apiKey: this.settings.apiKey, timeoutMs: left < MIN_CALL_MS ? 0 : left, requestId: context?.requestId, signal: context?.signal };
   }
 
   private get(url: string, context?: RequestContext, timeoutMs?: number) {

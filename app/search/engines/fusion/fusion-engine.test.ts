@@ -621,3 +621,25 @@ describe("FusionEngine.health", () => {
     expect(await engine().health()).toEqual({ ok: false, detail: MESSAGES.unreachable });
   });
 });
+
+describe("a page's deadline", () => {
+  const request: SearchRequest = { q: "pump", within: [], filters: [], sort: null, start: 0, rows: 1, facetFields: [], highlight: false };
+
+  it("gives a call what is left of it, and a call past it fails as a timeout without asking Fusion", async () => {
+    let calls = 0;
+    server.use(
+      http.get(SEARCH_URL, async () => {
+        calls++;
+        await delay("infinite");
+        return HttpResponse.json(solrBody([]));
+      }),
+    );
+    // The settings allow 5 s; the page's deadline is 150 ms away, and the call ends at it.
+    const slow = await rejection(engine({ timeoutMs: 5_000 }).search(request, { deadline: Date.now() + 150 }));
+    expect(slow.message).toBe(MESSAGES.timeout);
+    expect(calls).toBe(1);
+    const late = await rejection(engine({ timeoutMs: 5_000 }).search(request, { deadline: Date.now() - 1 }));
+    expect(late.message).toBe(MESSAGES.timeout);
+    expect(calls).toBe(1);
+  });
+});

@@ -164,6 +164,8 @@ async function getFollowing(url: string, options: FusionHttpOptions, signal: Abo
 export async function fusionGet(url: string, options: FusionHttpOptions): Promise<FusionHttpResponse> {
   const started = performance.now();
   const requestId = options.requestId ?? randomUUID();
+  // The page's time for the platform is up (RequestContext.deadline): nothing is sent.
+  if (options.timeoutMs <= 0) throw diagnosed(new FusionError("timeout", MESSAGES.timeout), "deadline passed", url, started, requestId);
   const { timeout, signal } = withTimeout(options);
   const fail = (error: unknown): FusionError => {
     const fusionError = error instanceof FusionError ? error : transportError(error, timeout.aborted);
