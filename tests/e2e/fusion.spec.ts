@@ -193,6 +193,22 @@ test("an item's pages answered from the backup say so too", async ({ page, reque
   await expect(page.getByText(NOTICE)).toBeVisible();
 });
 
+test("an export asked for as Fusion stops answering says the file would come from the backup, and offers it", async ({ page, request }) => {
+  await search(page, "pump");
+  await expect(page.getByText(NOTICE)).toHaveCount(0);
+  await page.goto("/crib-search/search?q=pump&export=all");
+  await expect(page.getByRole("heading", { name: "Export Search Results" })).toBeVisible();
+  await waitForReact(page, test.info());
+  await setFault(request, { kind: "status", status: 503 });
+  await page.getByRole("button", { name: /^Export CSV/ }).click();
+  // No file from another catalogue in silence: the dialog comes back and says so.
+  await expect(page.getByText(/^The search platform is not answering: this file would come from the backup catalogue of \d{1,2} [A-Z][a-z]+ \d{4}\.$/)).toBeVisible();
+  await expect(page.getByRole("link", { name: "Try again" })).toBeVisible();
+  const download = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Download from the backup catalogue" }).click();
+  expect((await download).suggestedFilename()).toMatch(/^backup-all-results-\d{4}-\d{2}-\d{2}\.csv$/);
+});
+
 test("a hanging Fusion is asked until the breaker opens, then no page asks it", async ({ page, request }) => {
   // Each page that reaches the hanging stand-in waits for the timeout, and once the cool-down has
   // passed each health probe waits for the platform check's own 5 s root timeout (spec §7).
