@@ -6,7 +6,7 @@ import type { User } from "~/auth/user";
 import { safePath } from "~/lib/safe-path";
 import { services } from "~/registry.server";
 import { HOME_PATH, LOGIN_PATH } from "~/search/paths";
-import { requestIdOf } from "./http.server";
+import { readForm, requestIdOf } from "./http.server";
 
 /**
  * Sign-in for the web layer: the guard every protected loader calls first, the login, callback
@@ -140,7 +140,7 @@ export async function loadCallback(request: Request) {
 export async function logout(request: Request) {
   const { auth, config } = services();
   if (!auth) throw redirect("/");
-  await checkCsrf(request, auth, await request.formData());
+  await checkCsrf(request, auth, await readForm(request));
   try {
     const { idToken, setCookies } = await auth.end(request);
     const headers = new Headers({ "Cache-Control": "no-store" });

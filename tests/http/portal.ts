@@ -14,6 +14,8 @@ const READY_TIMEOUT_MS = 150_000;
 export interface TestPortal {
   url: string;
   stop(): Promise<void>;
+  /** What the server has printed so far (its log). */
+  output(): string;
 }
 
 /** Starts a portal with `env` (E2E_* settings as scripts/e2e-server.mjs reads them) and waits until it is ready. */
@@ -43,7 +45,7 @@ export async function startPortal(env: Record<string, string>, port?: number): P
       (response) => response.ok,
       () => false,
     );
-    if (ready) return { url, stop };
+    if (ready) return { url, stop, output: () => output };
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`The test portal was not ready at ${url}:\n${output}`);
