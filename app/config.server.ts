@@ -58,6 +58,8 @@ export const EnvSchema = z
     OIDC_ISSUER: optionalUrl,
     OIDC_CLIENT_ID: z.string().min(1).optional(),
     OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    // The hard limit of every call to the identity provider (discovery, token, userinfo, keys).
+    OIDC_TIMEOUT_MS: positiveInt(10_000, 120_000),
     APP_URL: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }).default("http://localhost:3000"),
     SESSION_SECRET: z.string().min(16, "at least 16 characters").optional(),
     EXPORT_LIMIT: positiveInt(1000, 50_000),
@@ -97,6 +99,8 @@ export const EnvSchema = z
 
 /** Every variable of sign-in; none set is sign-in off. The client secret is optional (public clients). */
 const SIGN_IN_VARIABLES = ["OIDC_ISSUER", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET", "SESSION_SECRET"] as const;
+/** Names of the form `OIDC_…` that are settings without turning sign-in on. */
+const OTHER_OIDC_SETTINGS = ["OIDC_TIMEOUT_MS"];
 const SIGN_IN_REQUIRED = ["OIDC_ISSUER", "OIDC_CLIENT_ID", "SESSION_SECRET"] as const;
 
 /**
@@ -104,7 +108,7 @@ const SIGN_IN_REQUIRED = ["OIDC_ISSUER", "OIDC_CLIENT_ID", "SESSION_SECRET"] as 
  * name would otherwise be ignored in silence, with its partner "missing".
  */
 function unknownSignInVariables(env: Record<string, string>): string[] {
-  return Object.keys(env).filter((name) => /^OIDC_/i.test(name) && !(SIGN_IN_VARIABLES as readonly string[]).includes(name));
+  return Object.keys(env).filter((name) => /^OIDC_/i.test(name) && !(SIGN_IN_VARIABLES as readonly string[]).includes(name) && !OTHER_OIDC_SETTINGS.includes(name));
 }
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -127,7 +131,7 @@ export interface AppConfig {
     breakerCooldownMs: number;
   } | null;
   backendUrl?: string;
-  sso: { issuer: string; clientId: string; clientSecret?: string; sessionSecret: string } | null;
+  sso: { issuer: string; clientId: string; clientSecret?: string; sessionSecret: string; timeoutMs: number } | null;
   appUrl: string;
   exportLimit: number;
   /** The most records any export writes. */
@@ -165,7 +169,7 @@ function definedOnly(env: Record<string, string | undefined>): Record<string, st
 export function parseConfig(env: Record<string, string | undefined>): AppConfig {
   const defined = definedOnly(env);
   const result = EnvSchema.safeParse(defined);
-  const unknown = unknownSignInVariables(defined).map((name) => `  ${name}: not a setting of the portal (the sign-in settings are ${SIGN_IN_VARIABLES.join(", ")})`);
+  const unknown = unknownSignInVariables(defined).map((name) => `  ${name}: not a setting of the portal (the sign-in settings are ${[...SIGN_IN_VARIABLES, ...OTHER_OIDC_SETTINGS].join(", ")})`);
   if (!result.success || unknown.length > 0) {
     // The variable's name, not the place in its list of an item that is wrong.
     const lines = (result.success ? [] : result.error.issues).map((issue) => `  ${String(issue.path[0] ?? "environment")}: ${issue.message}`);
@@ -174,7 +178,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
   const e = result.data;
   const sso =
     e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.SESSION_SECRET
-      ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET, sessionSecret: e.SESSION_SECRET }
+      ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET, sessionSecret: e.SESSION_SECRET, timeoutMs: e.OIDC_TIMEOUT_MS }
       : null;
   return {
     port: e.PORT,

@@ -80,6 +80,7 @@ function authOf(config: AppConfig): Auth | null {
     nonceSecret: config.sso.sessionSecret,
     stateCookie: `${prefix}crib-oidc`,
     secureCookies,
+    timeoutMs: config.sso.timeoutMs,
   });
   // Sessions in a file of their own beside the catalogue: imports replace the catalogue's file.
   const store = new SqliteSessionStore(path.join(path.dirname(config.catalogDb), "sessions.db"));

@@ -1,4 +1,5 @@
 import { json } from "@remix-run/node";
+import { signInScopes } from "~/auth/oidc.server";
 import { services } from "~/registry.server";
 
 /**
@@ -55,7 +56,7 @@ export async function loadDebug(request: Request) {
         client_id: config.sso!.clientId,
         redirect_uri: `${config.appUrl}/callback`,
         response_type: "code",
-        scope: "openid profile email",
+        scope: signInScopes(metadata).join(" "),
         code_challenge_method: "S256",
         // Made fresh for every sign-in.
         state: "…",
