@@ -30,6 +30,18 @@ async function idpWith(options: Omit<IdpOptions, "port" | "portals">): Promise<T
   return startIdp({ port: await freePort(), portals: [PORTAL], ...options });
 }
 
+/** A provider of the describe block's own, started before its tests and closed after them. */
+function useIdp(options: Omit<IdpOptions, "port" | "portals">): () => TestIdp {
+  let idp: TestIdp | undefined;
+  beforeAll(async () => {
+    idp = await idpWith(options);
+  });
+  afterAll(async () => {
+    await idp?.close();
+  });
+  return () => idp!;
+}
+
 /** A portal process: its OIDC client and sessions, on `file` (a new store file unless given). */
 function portalOf(idp: TestIdp, options: { file?: string; now?: () => number } = {}) {
   let file = options.file;
@@ -128,16 +140,10 @@ describe("a provider that stops answering", { timeout: 30_000 }, () => {
 });
 
 describe("a provider that rotates refresh tokens", { timeout: 30_000 }, () => {
-  let idp: TestIdp;
-  beforeAll(async () => {
-    idp = await idpWith({ accessTokenTtl: 30, rotateRefreshTokens: true });
-  });
-  afterAll(async () => {
-    await idp?.close();
-  });
+  const idp = useIdp({ accessTokenTtl: 30, rotateRefreshTokens: true });
 
   it("6 parallel requests at renewal all keep the session, which is renewed once", async () => {
-    const portal = portalOf(idp);
+    const portal = portalOf(idp());
     const cookie = await signIn(portal, "rotation-one-process");
     const signedIn = (await new SqliteSessionStore(portal.file).get(cookieId(cookie)))!.tokens;
     const sessions = await Promise.all(Array.from({ length: 6 }, () => portal.auth.session(page(cookie))));
@@ -148,8 +154,8 @@ describe("a provider that rotates refresh tokens", { timeout: 30_000 }, () => {
   });
 
   it("6 parallel requests at renewal in 3 worker processes all keep the session, renewed once", async () => {
-    const one = portalOf(idp);
-    const workers = [one, portalOf(idp, { file: one.file }), portalOf(idp, { file: one.file })];
+    const one = portalOf(idp());
+    const workers = [one, portalOf(idp(), { file: one.file }), portalOf(idp(), { file: one.file })];
     const cookie = await signIn(one, "rotation-workers");
     const signedIn = (await new SqliteSessionStore(one.file).get(cookieId(cookie)))!.tokens;
     const sessions = await Promise.all(workers.flatMap((w) => [w.auth.session(page(cookie)), w.auth.session(page(cookie))]));
@@ -159,7 +165,7 @@ describe("a provider that rotates refresh tokens", { timeout: 30_000 }, () => {
     expect(refreshTokens.size).toBe(1);
     expect(refreshTokens.has(signedIn.refreshToken)).toBe(false);
     // The grant is alive: the next renewal, with the rotated token, is accepted.
-    const later = portalOf(idp, { file: one.file, now: () => Date.now() + 30_000 });
+    const later = portalOf(idp(), { file: one.file, now: () => Date.now() + 30_000 });
     expect(await later.auth.user(page(cookie))).not.toBeNull();
   });
 });
@@ -171,22 +177,16 @@ function cookieId(cookie: string): string {
 }
 
 describe("a provider that issues no refresh token", { timeout: 30_000 }, () => {
-  let idp: TestIdp;
-  beforeAll(async () => {
-    idp = await idpWith({ accessTokenTtl: 30, refreshTokens: "never" });
-  });
-  afterAll(async () => {
-    await idp?.close();
-  });
+  const idp = useIdp({ accessTokenTtl: 30, refreshTokens: "never" });
 
   it("is not asked for offline_access, which it does not offer", async () => {
-    const { location } = await startSignIn(portalOf(idp).oidc);
+    const { location } = await startSignIn(portalOf(idp()).oidc);
     expect(location.searchParams.get("scope")!.split(" ")).toEqual(["openid", "profile", "email"]);
   });
 
   it("sessions last the portal's 12 hours (used within every hour), not the access token's minute", async () => {
     let offset = 0;
-    const portal = portalOf(idp, { now: () => Date.now() + offset });
+    const portal = portalOf(idp(), { now: () => Date.now() + offset });
     const cookie = await signIn(portal, "no-refresh-token");
     expect((await storedTokens(portal, cookie))?.refreshToken).toBeNull();
     for (let minutes = 30; minutes < 12 * 60; minutes += 30) {
@@ -199,16 +199,10 @@ describe("a provider that issues no refresh token", { timeout: 30_000 }, () => {
 });
 
 describe("a provider that gives a refresh token only for offline_access (as Okta)", { timeout: 30_000 }, () => {
-  let idp: TestIdp;
-  beforeAll(async () => {
-    idp = await idpWith({ accessTokenTtl: 30, refreshTokens: "offline_access" });
-  });
-  afterAll(async () => {
-    await idp?.close();
-  });
+  const idp = useIdp({ accessTokenTtl: 30, refreshTokens: "offline_access" });
 
   it("is asked for offline_access, and so gives one, with which the session is renewed", async () => {
-    const portal = portalOf(idp);
+    const portal = portalOf(idp());
     const { location } = await startSignIn(portal.oidc);
     expect(location.searchParams.get("scope")!.split(" ")).toContain("offline_access");
     const cookie = await signIn(portal, "offline-access");
