@@ -3,6 +3,7 @@ import { createRemoteJWKSet, errors as joseErrors, jwtVerify } from "jose";
 import { CodeChallengeMethod, OAuth2RequestError, OAuth2Strategy } from "remix-auth-oauth2";
 import { z } from "zod";
 import type { SessionTokens } from "./session-store.server";
+import { idpRequest } from "./idp-http.server";
 import { userFromClaims, type User } from "./user";
 
 /**
@@ -160,27 +161,18 @@ export class OidcClient {
    * A call to the provider, answer included, within the timeout. No answer in time, no connection
    * or a 5xx is IdpUnavailableError; `read` gets the response and reads its body.
    */
-  private async call<T>(url: string, init: RequestInit, read: (response: Response) => Promise<T>): Promise<T> {
-    // One signal for the whole exchange: a provider that sends headers and then stalls the body is
-    // as stuck as one that never answers.
-    const signal = AbortSignal.timeout(this.timeoutMs);
+  private async call<T>(url: string, init: Parameters<typeof idpRequest>[1], read: (response: Response) => Promise<T>): Promise<T> {
     let response: Response;
     try {
-      response = await fetch(url, { ...init, signal, redirect: "manual" });
+      // One limit for the whole exchange: a provider that sends headers and then stalls the body is
+      // as stuck as one that never answers.
+      response = await idpRequest(url, init, AbortSignal.timeout(this.timeoutMs));
     } catch (error) {
-      // No connection, a reset or the timeout: whichever fetch (Node's or Remix's) threw it.
+      // No connection, a reset, a cut-off answer or the timeout.
       throw new IdpUnavailableError(error);
     }
-    if (response.status >= 500) {
-      await response.body?.cancel().catch(() => undefined);
-      throw new IdpUnavailableError(new Error(`${url} answered ${response.status}`));
-    }
-    try {
-      return await read(response);
-    } catch (error) {
-      if (signal.aborted && !(error instanceof AuthError)) throw new IdpUnavailableError(error);
-      throw error;
-    }
+    if (response.status >= 500) throw new IdpUnavailableError(new Error(`${url} answered ${response.status}`));
+    return read(response);
   }
 
   private async load() {
@@ -233,7 +225,7 @@ export class OidcClient {
     } else {
       body.set("client_id", this.settings.clientId);
     }
-    return this.call(endpoint, { method: "POST", headers, body }, async (response) => {
+    return this.call(endpoint, { method: "POST", headers, body: body.toString() }, async (response) => {
       const data: unknown = await response.json().catch(() => null);
       if (response.status === 200) return TokenResponseSchema.parse(data);
       const refused = TokenErrorSchema.safeParse(data);
