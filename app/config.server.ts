@@ -68,6 +68,8 @@ export const EnvSchema = z
     TYPEAHEAD_ENABLED: booleanFromEnv.default(false),
     // Usage signals and the widgets (issue 22).
     SIGNALS_RETENTION_DAYS: positiveInt(90, 3650),
+    // The most signals signals.db keeps; beyond it the oldest go, counted on /analytics.
+    SIGNALS_MAX_ROWS: positiveInt(2_000_000, 1_000_000_000).pipe(z.number().min(1000, "at least 1000")),
     EMBED_ORIGINS: commaList(z.string().regex(/^https?:\/\/[a-z0-9.-]+(:\d+)?$/i, "expected origins such as https://intranet.example.com")).optional(),
     // Unset: on, except in production with sign-in on (docs/decisions/022).
     DEBUG_PAGES: booleanFromEnv.optional(),
@@ -139,6 +141,8 @@ export interface AppConfig {
   signalsEnabled: boolean;
   /** Days forwarded signals are kept for /analytics. */
   signalsRetentionDays: number;
+  /** The most signals kept; the oldest beyond it are removed and counted. */
+  signalsMaxRows: number;
   /** Origins whose pages may use the widgets against /api (CORS). */
   embedOrigins: string[];
   /** The spec keeps type-ahead off; the suggest call exists behind this switch. */
@@ -206,6 +210,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     exportCap: e.EXPORT_CAP,
     signalsEnabled: e.SIGNALS_ENABLED,
     signalsRetentionDays: e.SIGNALS_RETENTION_DAYS,
+    signalsMaxRows: e.SIGNALS_MAX_ROWS,
     embedOrigins: (e.EMBED_ORIGINS ?? []).map((origin) => origin.toLowerCase()),
     typeaheadEnabled: e.TYPEAHEAD_ENABLED,
     // The pages show who is signed in and the issuer's set-up: in production, with sign-in on, they

@@ -56,6 +56,7 @@ function signalsOf(config: AppConfig): Signals {
     enabled: config.signalsEnabled,
     file: path.join(dir, "signals.db"),
     retentionDays: config.signalsRetentionDays,
+    maxRows: config.signalsMaxRows,
     legacyLog: path.join(dir, "signals.jsonl"),
     forwarding: fusion
       ? { url: fusion.url, collection: fusion.collection ?? fusion.app, ...(fusion.apiKey ? { apiKey: fusion.apiKey } : {}), timeoutMs: Math.min(fusion.timeoutMs, 10_000) }

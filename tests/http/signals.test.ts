@@ -148,3 +148,40 @@ describe("CORS for the widgets (EMBED_ORIGINS)", () => {
     expect(posted.status).toBe(403);
   });
 });
+
+describe("a signals database at its cap", () => {
+  let portal: TestPortal;
+  const at = (path: string) => `${portal.url}${path}`;
+
+  beforeAll(async () => {
+    portal = await startPortal({ E2E_CATALOG_DB: cacheDb("signals-cap/catalog.db"), E2E_SAMPLE_ITEMS: "50", SIGNALS_MAX_ROWS: "1000" });
+  }, 150_000);
+
+  afterAll(async () => {
+    await portal?.stop();
+  });
+
+  it("keeps its cap, oldest first, and /analytics says how many were removed", async () => {
+    // Eleven browsers of 100 signals each (each within its session's limit of a minute), dated by
+    // their clocks in 9999: the server dates them, so they count today.
+    for (let n = 0; n < 11; n++) {
+      const first = await fetch(at("/crib-search"));
+      const cookie = first.headers.getSetCookie().find((c) => c.startsWith("crib-sid="))!.split(";")[0]!;
+      const signals = Array.from({ length: 100 }, () => ({ ...pick(), timestamp: "9999-12-31T23:59:59Z" }));
+      const response = await fetch(at("/api/signals"), {
+        method: "POST",
+        headers: { Origin: portal.url, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/json", Cookie: cookie },
+        body: JSON.stringify({ signals, source: "crib-search-web", version: "1" }),
+      });
+      expect(response.status).toBe(202);
+    }
+    // The servers fold (and keep the cap) every two seconds; the report folds what is left.
+    let page = "";
+    for (let tries = 0; tries < 40 && !page.includes("to keep within the signals limit"); tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      page = await (await fetch(at("/analytics?days=7"))).text();
+    }
+    expect(page).toContain("Removed, oldest first, to keep within the signals limit");
+    expect(Number(/data-testid="total-evicted">(\d+)</.exec(page)?.[1])).toBeGreaterThanOrEqual(100);
+  });
+});
