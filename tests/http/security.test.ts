@@ -6,6 +6,7 @@
  * The suite's own server has sign-in off; the tests that need sign-in, limits or debug pages off
  * start portals of their own (and the test identity provider) and stop them afterwards.
  */
+import { spawnSync } from "node:child_process";
 import http from "node:http";
 import { createCookie } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -257,6 +258,26 @@ describe("sign-in off", () => {
     expect(html).not.toContain("Logout");
     expect(html).not.toContain('action="/logout"');
     expect((await get("/api/config")).status).toBe(200);
+  });
+});
+
+describe("a partial sign-in configuration", () => {
+  it.each([
+    ["the issuer without a client id", { OIDC_ISSUER: "https://idp.example.com", SESSION_SECRET }, "OIDC_CLIENT_ID"],
+    ["a misspelt client id", { OIDC_ISSUER: "https://idp.example.com", OIDC_CLIENTID: "crib-search", SESSION_SECRET }, "OIDC_CLIENTID"],
+    ["a client secret alone", { OIDC_CLIENT_SECRET: CLIENT_SECRET }, "OIDC_ISSUER"],
+  ])("stops the start, naming what is wrong: %s", async (_what, env, named) => {
+    const port = await freePort();
+    // The server itself, not the test launcher (which clears the machine's sign-in variables).
+    const server = spawnSync(process.execPath, ["scripts/serve.mjs", "build/index.js"], {
+      env: { PATH: process.env.PATH, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", WEB_CONCURRENCY: "1", CATALOG_DB: cacheDb("partial-sign-in.db"), ...env },
+      encoding: "utf8",
+      // A portal that starts anyway serves until it is stopped: that is the failure.
+      timeout: 60_000,
+    });
+    expect(server.status, "the server's exit code").not.toBe(0);
+    expect(server.status, "it stopped by itself").not.toBeNull();
+    expect(server.stderr).toMatch(new RegExp(`^  ${named}: `, "m"));
   });
 });
 
