@@ -99,14 +99,12 @@ const ASYMMETRIC = /^(RS|PS|ES)(256|384|512)$|^EdDSA$|^Ed25519$/;
 const trimSlash = (url: string) => url.replace(/\/+$/, "");
 
 /**
- * The token endpoint's answer with the accessors of arctic's `OAuth2Tokens` that `verify` uses:
- * the code exchange is made here rather than by arctic, whose requests cannot be given a timeout.
+ * The token endpoint's answer, standing in for arctic's `OAuth2Tokens` with the one accessor
+ * `verify` calls: the code exchange is made here rather than by arctic, whose requests cannot be
+ * given a time limit.
  */
 class Tokens {
   constructor(readonly data: TokenResponse) {}
-  accessToken(): string {
-    return this.data.access_token;
-  }
   idToken(): string {
     if (!this.data.id_token) throw new Error("no id_token");
     return this.data.id_token;
