@@ -94,6 +94,13 @@ describe("parseConfig", () => {
       expect(() => parseConfig({ OIDC_ISUER: ISSUER })).toThrow(/OIDC_ISUER: not a setting/);
     });
 
+    it("OIDC_TIMEOUT_MS is a setting of its own, not a misspelling, and bounds every call to the provider", () => {
+      const config = parseConfig({ OIDC_ISSUER: ISSUER, OIDC_CLIENT_ID: "portal", SESSION_SECRET: SECRET, OIDC_TIMEOUT_MS: "2500" });
+      expect(config.sso?.timeoutMs).toBe(2500);
+      expect(parseConfig({ OIDC_ISSUER: ISSUER, OIDC_CLIENT_ID: "portal", SESSION_SECRET: SECRET }).sso?.timeoutMs).toBe(10_000);
+      expect(() => parseConfig({ OIDC_TIMEOUT_MS: "0" })).toThrow(/OIDC_TIMEOUT_MS: expected a positive number/);
+    });
+
     it("blank variables count as unset: all blank is sign-in off", () => {
       expect(parseConfig({ OIDC_ISSUER: "", OIDC_CLIENT_ID: " ", OIDC_CLIENT_SECRET: "", SESSION_SECRET: "" }).sso).toBeNull();
     });
@@ -101,6 +108,12 @@ describe("parseConfig", () => {
     it("a public client needs no client secret", () => {
       expect(parseConfig({ OIDC_ISSUER: ISSUER, OIDC_CLIENT_ID: "portal", SESSION_SECRET: SECRET }).sso).toMatchObject({ clientId: "portal", clientSecret: undefined });
     });
+  });
+
+  it("bounds signals.db by SIGNALS_MAX_ROWS, 2,000,000 unless set, at least 1000", () => {
+    expect(parseConfig({}).signalsMaxRows).toBe(2_000_000);
+    expect(parseConfig({ SIGNALS_MAX_ROWS: "50000" }).signalsMaxRows).toBe(50_000);
+    expect(() => parseConfig({ SIGNALS_MAX_ROWS: "10" })).toThrow(/SIGNALS_MAX_ROWS: at least 1000/);
   });
 
   describe("DEBUG_PAGES", () => {
