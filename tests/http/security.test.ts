@@ -281,6 +281,27 @@ describe("a partial sign-in configuration", () => {
   });
 });
 
+describe("the debug pages by default", () => {
+  let portal: TestPortal;
+
+  beforeAll(async () => {
+    // Sign-in on (nothing listens at the issuer: these pages never ask it), DEBUG_PAGES unset.
+    portal = await startPortal({ E2E_CATALOG_DB: cacheDb("debug-default.db"), E2E_SAMPLE_ITEMS: "50", E2E_OIDC_ISSUER: `http://127.0.0.1:${await freePort()}` });
+  }, 150_000);
+
+  afterAll(async () => {
+    await portal?.stop();
+  });
+
+  it.each(["/debug", "/okta-debug"])("%s is not there in production with sign-in on", async (path) => {
+    expect((await fetch(`${portal.url}${path}`)).status).toBe(404);
+  });
+
+  it.each(["/debug", "/okta-debug"])("%s is there without sign-in", async (path) => {
+    expect((await get(path)).status).toBe(200);
+  });
+});
+
 describe("a portal with sign-in on", () => {
   let idp: TestIdp;
   let portal: TestPortal;
