@@ -122,6 +122,27 @@ describe("/analytics", () => {
   });
 });
 
+describe("the analytics export", () => {
+  it.each([
+    ["U+0085 (Cc)", "\u0085"],
+    ["U+180E (Cf)", "\u180E"],
+    ["U+FFF9 (Cf)", "\uFFF9"],
+  ])("neutralises a query that is a formula behind %s", async (_what, hidden) => {
+    const cookie = await session();
+    // A word nothing has: no results, so the query is in the zero-results table; searched three
+    // times, so it is among the first of the table whatever the other tests searched once.
+    const marker = `zzq${randomUUID().slice(0, 8)}`;
+    const query = `${hidden}=HYPERLINK("http://evil.example/","${marker}")`;
+    for (let i = 0; i < 3; i++) expect((await get(`/crib-search/search?${new URLSearchParams({ q: query })}`, { headers: { Cookie: cookie } })).status).toBe(200);
+    const text = await (await get("/analytics/export.csv?days=7&table=zero")).text();
+    // The analytics keep queries in a normal form (lower case; some controls dropped): its cell,
+    // whatever is left in front of the formula, starts with the quote that makes it text.
+    const line = text.split("\r\n").find((l) => l.includes(marker));
+    expect(line, "the query's row").toBeDefined();
+    expect(line!.startsWith(`"'`), line).toBe(true);
+  });
+});
+
 describe("CORS for the widgets (EMBED_ORIGINS)", () => {
   let portal: TestPortal;
   beforeAll(async () => {
