@@ -2,8 +2,8 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify } from "jose";
 import { CodeChallengeMethod, OAuth2RequestError, OAuth2Strategy } from "remix-auth-oauth2";
 import { z } from "zod";
+import { nodeHttpRequest } from "~/lib/node-http.server";
 import type { SessionTokens } from "./session-store.server";
-import { idpRequest } from "./idp-http.server";
 import { userFromClaims, type User } from "./user";
 
 /**
@@ -159,12 +159,12 @@ export class OidcClient {
    * A call to the provider, answer included, within the timeout. No answer in time, no connection
    * or a 5xx is IdpUnavailableError; `read` gets the response and reads its body.
    */
-  private async call<T>(url: string, init: Parameters<typeof idpRequest>[1], read: (response: Response) => Promise<T>): Promise<T> {
+  private async call<T>(url: string, init: Parameters<typeof nodeHttpRequest>[1], read: (response: Response) => Promise<T>): Promise<T> {
     let response: Response;
     try {
       // One limit for the whole exchange: a provider that sends headers and then stalls the body is
       // as stuck as one that never answers.
-      response = await idpRequest(url, init, AbortSignal.timeout(this.timeoutMs));
+      response = await nodeHttpRequest(url, init, AbortSignal.timeout(this.timeoutMs));
     } catch (error) {
       // No connection, a reset, a cut-off answer or the timeout.
       throw new IdpUnavailableError(error);

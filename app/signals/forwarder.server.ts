@@ -1,5 +1,4 @@
-import http from "node:http";
-import https from "node:https";
+import { nodeHttpRequest } from "~/lib/node-http.server";
 import { toFusionSignal } from "./model.server";
 import type { SqliteSignalStore } from "./store.server";
 
@@ -129,26 +128,10 @@ export class SignalForwarder {
   }
 }
 
-/**
- * The forwarder's POST over Node's own HTTP client. The server's global `fetch` is Remix's
- * polyfill, whose abort of a request still sending its body rejects a promise nobody holds and
- * ends the process (seen with a Fusion that accepts the connection and never answers); destroying
- * a Node request fails only the call.
- */
+/** The forwarder's POST, over Node's own HTTP client (`nodeHttpRequest` says why not `fetch`). */
 const postOverNodeHttp: typeof fetch = (input, init = {}) =>
-  new Promise<Response>((resolve, reject) => {
-    const target = new URL(String(input));
-    const client = target.protocol === "https:" ? https : http;
-    const request = client.request(target, { method: init.method ?? "POST", headers: init.headers as Record<string, string> }, (response) => {
-      response.resume();
-      response.on("end", () => resolve(new Response(null, { status: response.statusCode ?? 0 })));
-      response.on("error", reject);
-    });
-    const signal = init.signal;
-    const abort = () => request.destroy(new Error("Signals request timed out"));
-    if (signal?.aborted) abort();
-    signal?.addEventListener("abort", abort, { once: true });
-    request.on("error", reject);
-    request.on("close", () => signal?.removeEventListener("abort", abort));
-    request.end(typeof init.body === "string" ? init.body : undefined);
-  });
+  nodeHttpRequest(
+    String(input),
+    { method: "POST", headers: init.headers as Record<string, string>, ...(typeof init.body === "string" ? { body: init.body } : {}) },
+    init.signal ?? undefined,
+  );

@@ -1,21 +1,26 @@
 import http from "node:http";
 import https from "node:https";
 
-/** More than any discovery document, key set or token answer; a larger answer is refused. */
+/** More than any answer the portal's outside services (the identity provider, Fusion's signals) send it; a larger one is refused. */
 const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /**
- * One request to the identity provider with node:http, answered as a buffered `Response`, and
- * ended by `signal` wherever it is (connecting, sending, reading). Not `fetch`: the server runs
- * Remix's fetch (installGlobals), which on an aborted POST cancels the request body's stream while
- * it is locked, and that rejection, handled by no one, ends the worker process.
+ * One request with node:http, answered as a buffered `Response`, and ended by `signal` wherever it
+ * is (connecting, sending, reading). Not `fetch`: the server runs Remix's fetch (installGlobals),
+ * which on an aborted POST cancels the request body's stream while it is locked, and that
+ * rejection, handled by no one, ends the worker process (seen with a Fusion and an identity
+ * provider that accept the connection and never answer).
  */
-export function idpRequest(url: string, init: { method?: "GET" | "POST"; headers?: Record<string, string>; body?: string }, signal: AbortSignal): Promise<Response> {
+export function nodeHttpRequest(
+  url: string,
+  init: { method?: "GET" | "POST"; headers?: Record<string, string>; body?: string },
+  signal?: AbortSignal,
+): Promise<Response> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const send = target.protocol === "https:" ? https.request : http.request;
     const headers = { ...init.headers, ...(init.body === undefined ? {} : { "Content-Length": String(Buffer.byteLength(init.body)) }) };
-    const request = send(target, { method: init.method ?? "GET", headers, signal }, (response) => {
+    const request = send(target, { method: init.method ?? "GET", headers, ...(signal ? { signal } : {}) }, (response) => {
       const chunks: Buffer[] = [];
       let size = 0;
       response.on("data", (chunk: Buffer) => {

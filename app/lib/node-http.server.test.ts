@@ -1,9 +1,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { idpRequest } from "./idp-http.server";
+import { nodeHttpRequest } from "./node-http.server";
 
-/** A provider stand-in: `/json` answers, `/stall` sends its headers and half a body then nothing, `/huge` sends 2 MB. */
+/** An outside service: `/json` answers, `/stall` sends its headers and half a body then nothing, `/huge` sends 2 MB. */
 let server: http.Server;
 let base: string;
 beforeAll(async () => {
@@ -26,23 +26,23 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-describe("idpRequest", () => {
+describe("nodeHttpRequest", () => {
   it("posts a body and answers with the status, type and body", async () => {
-    const response = await idpRequest(`${base}/json`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "a=1" }, AbortSignal.timeout(5000));
+    const response = await nodeHttpRequest(`${base}/json`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "a=1" }, AbortSignal.timeout(5000));
     expect(response.status).toBe(201);
     expect(response.headers.get("content-type")).toBe("application/json");
     expect(await response.json()).toEqual({ method: "POST", body: "a=1" });
   });
 
   it("gives up on an answer that stops halfway when the time is up", async () => {
-    await expect(idpRequest(`${base}/stall`, {}, AbortSignal.timeout(300))).rejects.toThrow();
+    await expect(nodeHttpRequest(`${base}/stall`, {}, AbortSignal.timeout(300))).rejects.toThrow();
   });
 
   it("refuses an answer larger than any the provider has reason to send", async () => {
-    await expect(idpRequest(`${base}/huge`, {}, AbortSignal.timeout(5000))).rejects.toThrow(/larger than/);
+    await expect(nodeHttpRequest(`${base}/huge`, {}, AbortSignal.timeout(5000))).rejects.toThrow(/larger than/);
   });
 
   it("fails when nothing listens", async () => {
-    await expect(idpRequest("http://127.0.0.1:1/", {}, AbortSignal.timeout(5000))).rejects.toThrow();
+    await expect(nodeHttpRequest("http://127.0.0.1:1/", {}, AbortSignal.timeout(5000))).rejects.toThrow();
   });
 });
