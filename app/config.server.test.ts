@@ -55,7 +55,7 @@ describe("parseConfig", () => {
   });
 
   it("turns sign-in on only with issuer, client id and a session secret", () => {
-    expect(parseConfig({ OIDC_ISSUER: "https://idp.example.com" }).sso).toBeNull();
+    expect(parseConfig({}).sso).toBeNull();
     expect(() => parseConfig({ OIDC_ISSUER: "https://idp.example.com", OIDC_CLIENT_ID: "portal" })).toThrow(/SESSION_SECRET/);
     const config = parseConfig({
       OIDC_ISSUER: "https://idp.example.com",
@@ -63,6 +63,72 @@ describe("parseConfig", () => {
       SESSION_SECRET: "0123456789abcdef0123",
     });
     expect(config.sso?.clientId).toBe("portal");
+  });
+
+  describe("a partial sign-in configuration stops the start, naming what is missing", () => {
+    const ISSUER = "https://idp.example.com";
+    const SECRET = "0123456789abcdef0123";
+    const partial: [string, Record<string, string>, string[]][] = [
+      ["the issuer alone", { OIDC_ISSUER: ISSUER }, ["OIDC_CLIENT_ID", "SESSION_SECRET"]],
+      ["the issuer and a secret, no client id", { OIDC_ISSUER: ISSUER, SESSION_SECRET: SECRET }, ["OIDC_CLIENT_ID"]],
+      ["the client id alone", { OIDC_CLIENT_ID: "portal" }, ["OIDC_ISSUER", "SESSION_SECRET"]],
+      ["the client id and a secret, no issuer", { OIDC_CLIENT_ID: "portal", SESSION_SECRET: SECRET }, ["OIDC_ISSUER"]],
+      ["the client secret alone", { OIDC_CLIENT_SECRET: "s3cret" }, ["OIDC_ISSUER", "OIDC_CLIENT_ID", "SESSION_SECRET"]],
+      ["the session secret alone", { SESSION_SECRET: SECRET }, ["OIDC_ISSUER", "OIDC_CLIENT_ID"]],
+    ];
+    it.each(partial)("%s", (_what, env, missing) => {
+      let message = "";
+      try {
+        parseConfig(env);
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        message = (error as Error).message;
+      }
+      for (const name of missing) expect(message).toMatch(new RegExp(`^  ${name}: required when single sign-on is on`, "m"));
+      const named = ["OIDC_ISSUER", "OIDC_CLIENT_ID", "SESSION_SECRET"].filter((name) => new RegExp(`^  ${name}:`, "m").test(message));
+      expect(named.sort()).toEqual([...missing].sort());
+    });
+
+    it("a misspelt sign-in variable is named, with the issuer's partner missing", () => {
+      expect(() => parseConfig({ OIDC_ISSUER: ISSUER, OIDC_CLIENTID: "portal", SESSION_SECRET: SECRET })).toThrow(/OIDC_CLIENTID: not a setting[\s\S]*OIDC_CLIENT_ID: required/);
+      expect(() => parseConfig({ OIDC_ISUER: ISSUER })).toThrow(/OIDC_ISUER: not a setting/);
+    });
+
+    it("OIDC_TIMEOUT_MS is a setting of its own, not a misspelling, and bounds every call to the provider", () => {
+      const config = parseConfig({ OIDC_ISSUER: ISSUER, OIDC_CLIENT_ID: "portal", SESSION_SECRET: SECRET, OIDC_TIMEOUT_MS: "2500" });
+      expect(config.sso?.timeoutMs).toBe(2500);
+      expect(parseConfig({ OIDC_ISSUER: ISSUER, OIDC_CLIENT_ID: "portal", SESSION_SECRET: SECRET }).sso?.timeoutMs).toBe(10_000);
+      expect(() => parseConfig({ OIDC_TIMEOUT_MS: "0" })).toThrow(/OIDC_TIMEOUT_MS: expected a positive number/);
+    });
+
+    it("blank variables count as unset: all blank is sign-in off", () => {
+      expect(parseConfig({ OIDC_ISSUER: "", OIDC_CLIENT_ID: " ", OIDC_CLIENT_SECRET: "", SESSION_SECRET: "" }).sso).toBeNull();
+    });
+
+    it("a public client needs no client secret", () => {
+      expect(parseConfig({ OIDC_ISSUER: ISSUER, OIDC_CLIENT_ID: "portal", SESSION_SECRET: SECRET }).sso).toMatchObject({ clientId: "portal", clientSecret: undefined });
+    });
+  });
+
+  it("bounds signals.db by SIGNALS_MAX_ROWS, 2,000,000 unless set, at least 1000", () => {
+    expect(parseConfig({}).signalsMaxRows).toBe(2_000_000);
+    expect(parseConfig({ SIGNALS_MAX_ROWS: "50000" }).signalsMaxRows).toBe(50_000);
+    expect(() => parseConfig({ SIGNALS_MAX_ROWS: "10" })).toThrow(/SIGNALS_MAX_ROWS: at least 1000/);
+  });
+
+  describe("DEBUG_PAGES", () => {
+    const sso = { OIDC_ISSUER: "https://idp.example.com", OIDC_CLIENT_ID: "portal", SESSION_SECRET: "0123456789abcdef0123" };
+    it("is off by default in production with sign-in on, and on when asked for", () => {
+      expect(parseConfig({ ...sso, NODE_ENV: "production" }).debugPages).toBe(false);
+      expect(parseConfig({ ...sso }).debugPages).toBe(false);
+      expect(parseConfig({ ...sso, NODE_ENV: "production", DEBUG_PAGES: "true" }).debugPages).toBe(true);
+    });
+
+    it("is on by default without sign-in or outside production, and off when asked", () => {
+      expect(parseConfig({ NODE_ENV: "production" }).debugPages).toBe(true);
+      expect(parseConfig({ ...sso, NODE_ENV: "development" }).debugPages).toBe(true);
+      expect(parseConfig({ DEBUG_PAGES: "false" }).debugPages).toBe(false);
+    });
   });
 
   it("takes the facet panel and the display order from FACET_FIELDS and FIELD_DISPLAY_ORDER", () => {

@@ -58,6 +58,8 @@ export const EnvSchema = z
     OIDC_ISSUER: optionalUrl,
     OIDC_CLIENT_ID: z.string().min(1).optional(),
     OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    // The hard limit of every call to the identity provider (discovery, token, userinfo, keys).
+    OIDC_TIMEOUT_MS: positiveInt(10_000, 120_000),
     APP_URL: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }).default("http://localhost:3000"),
     SESSION_SECRET: z.string().min(16, "at least 16 characters").optional(),
     EXPORT_LIMIT: positiveInt(1000, 50_000),
@@ -66,8 +68,11 @@ export const EnvSchema = z
     TYPEAHEAD_ENABLED: booleanFromEnv.default(false),
     // Usage signals and the widgets (issue 22).
     SIGNALS_RETENTION_DAYS: positiveInt(90, 3650),
+    // The most signals signals.db keeps; beyond it the oldest go, counted on /analytics.
+    SIGNALS_MAX_ROWS: positiveInt(2_000_000, 1_000_000_000).pipe(z.number().min(1000, "at least 1000")),
     EMBED_ORIGINS: commaList(z.string().regex(/^https?:\/\/[a-z0-9.-]+(:\d+)?$/i, "expected origins such as https://intranet.example.com")).optional(),
-    DEBUG_PAGES: booleanFromEnv.default(true),
+    // Unset: on, except in production with sign-in on (docs/decisions/023).
+    DEBUG_PAGES: booleanFromEnv.optional(),
     // Per client and minute; 0 turns a limit off.
     RATE_LIMIT_PER_MINUTE: z.coerce.number({ error: "expected a whole number" }).int().min(0).max(1_000_000).default(1200),
     SIGN_IN_RATE_LIMIT_PER_MINUTE: z.coerce.number({ error: "expected a whole number" }).int().min(0).max(100_000).default(30),
@@ -82,10 +87,31 @@ export const EnvSchema = z
     if (env.FUSION_URL && !env.FUSION_APP) {
       ctx.addIssue({ code: "custom", path: ["FUSION_APP"], message: "required when FUSION_URL is set" });
     }
-    if (env.OIDC_ISSUER && env.OIDC_CLIENT_ID && !env.SESSION_SECRET) {
-      ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "required when single sign-on is on" });
+    // Sign-in fails closed: any of its variables set means sign-in was meant to be on, so a missing
+    // (or misspelt) partner stops the start instead of serving every page to anyone.
+    const given = SIGN_IN_VARIABLES.filter((name) => env[name] !== undefined);
+    if (given.length > 0) {
+      for (const name of SIGN_IN_REQUIRED) {
+        if (env[name] === undefined) {
+          ctx.addIssue({ code: "custom", path: [name], message: `required when single sign-on is on (${given.join(", ")} ${given.length === 1 ? "is" : "are"} set); set it, or unset every sign-in variable to turn sign-in off` });
+        }
+      }
     }
   });
+
+/** Every variable of sign-in; none set is sign-in off. The client secret is optional (public clients). */
+const SIGN_IN_VARIABLES = ["OIDC_ISSUER", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET", "SESSION_SECRET"] as const;
+/** Names of the form `OIDC_…` that are settings without turning sign-in on. */
+const OTHER_OIDC_SETTINGS = ["OIDC_TIMEOUT_MS"];
+const SIGN_IN_REQUIRED = ["OIDC_ISSUER", "OIDC_CLIENT_ID", "SESSION_SECRET"] as const;
+
+/**
+ * Variables that look like sign-in's but are not one of its names (`OIDC_CLIENTID`): a misspelt
+ * name would otherwise be ignored in silence, with its partner "missing".
+ */
+function unknownSignInVariables(env: Record<string, string>): string[] {
+  return Object.keys(env).filter((name) => /^OIDC_/i.test(name) && !(SIGN_IN_VARIABLES as readonly string[]).includes(name) && !OTHER_OIDC_SETTINGS.includes(name));
+}
 
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -107,7 +133,7 @@ export interface AppConfig {
     breakerCooldownMs: number;
   } | null;
   backendUrl?: string;
-  sso: { issuer: string; clientId: string; clientSecret?: string; sessionSecret: string } | null;
+  sso: { issuer: string; clientId: string; clientSecret?: string; sessionSecret: string; timeoutMs: number } | null;
   appUrl: string;
   exportLimit: number;
   /** The most records any export writes. */
@@ -115,11 +141,13 @@ export interface AppConfig {
   signalsEnabled: boolean;
   /** Days forwarded signals are kept for /analytics. */
   signalsRetentionDays: number;
+  /** The most signals kept; the oldest beyond it are removed and counted. */
+  signalsMaxRows: number;
   /** Origins whose pages may use the widgets against /api (CORS). */
   embedOrigins: string[];
   /** The spec keeps type-ahead off; the suggest call exists behind this switch. */
   typeaheadEnabled: boolean;
-  /** /debug and /okta-debug (secrets are always redacted). */
+  /** /debug and /okta-debug (secrets are always redacted); unset, off in production with sign-in on. */
   debugPages: boolean;
   rateLimits: { requestsPerMinute: number; signInsPerMinute: number };
   /** Origins item images may come from besides the portal. */
@@ -143,13 +171,19 @@ function definedOnly(env: Record<string, string | undefined>): Record<string, st
 }
 
 export function parseConfig(env: Record<string, string | undefined>): AppConfig {
-  const result = EnvSchema.safeParse(definedOnly(env));
-  if (!result.success) {
+  const defined = definedOnly(env);
+  const result = EnvSchema.safeParse(defined);
+  const unknown = unknownSignInVariables(defined).map((name) => `  ${name}: not a setting of the portal (the sign-in settings are ${[...SIGN_IN_VARIABLES, ...OTHER_OIDC_SETTINGS].join(", ")})`);
+  if (!result.success || unknown.length > 0) {
     // The variable's name, not the place in its list of an item that is wrong.
-    const lines = result.error.issues.map((issue) => `  ${String(issue.path[0] ?? "environment")}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+    const lines = (result.success ? [] : result.error.issues).map((issue) => `  ${String(issue.path[0] ?? "environment")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${[...unknown, ...lines].join("\n")}`);
   }
   const e = result.data;
+  const sso =
+    e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.SESSION_SECRET
+      ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET, sessionSecret: e.SESSION_SECRET, timeoutMs: e.OIDC_TIMEOUT_MS }
+      : null;
   return {
     port: e.PORT,
     catalogDb: e.CATALOG_DB,
@@ -170,18 +204,18 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
           }
         : null,
     backendUrl: e.BACKEND_URL,
-    sso:
-      e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.SESSION_SECRET
-        ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET, sessionSecret: e.SESSION_SECRET }
-        : null,
+    sso,
     appUrl: e.APP_URL.replace(/\/+$/, ""),
     exportLimit: e.EXPORT_LIMIT,
     exportCap: e.EXPORT_CAP,
     signalsEnabled: e.SIGNALS_ENABLED,
     signalsRetentionDays: e.SIGNALS_RETENTION_DAYS,
+    signalsMaxRows: e.SIGNALS_MAX_ROWS,
     embedOrigins: (e.EMBED_ORIGINS ?? []).map((origin) => origin.toLowerCase()),
     typeaheadEnabled: e.TYPEAHEAD_ENABLED,
-    debugPages: e.DEBUG_PAGES,
+    // The pages show who is signed in and the issuer's set-up: in production, with sign-in on, they
+    // are there only when asked for.
+    debugPages: e.DEBUG_PAGES ?? !(e.NODE_ENV === "production" && sso !== null),
     rateLimits: { requestsPerMinute: e.RATE_LIMIT_PER_MINUTE, signInsPerMinute: e.SIGN_IN_RATE_LIMIT_PER_MINUTE },
     imageHosts: e.IMAGE_HOSTS ?? [],
     ...(e.FACET_FIELDS ? { facetFields: e.FACET_FIELDS } : {}),

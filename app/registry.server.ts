@@ -56,6 +56,7 @@ function signalsOf(config: AppConfig): Signals {
     enabled: config.signalsEnabled,
     file: path.join(dir, "signals.db"),
     retentionDays: config.signalsRetentionDays,
+    maxRows: config.signalsMaxRows,
     legacyLog: path.join(dir, "signals.jsonl"),
     forwarding: fusion
       ? { url: fusion.url, collection: fusion.collection ?? fusion.app, ...(fusion.apiKey ? { apiKey: fusion.apiKey } : {}), timeoutMs: Math.min(fusion.timeoutMs, 10_000) }
@@ -80,6 +81,7 @@ function authOf(config: AppConfig): Auth | null {
     nonceSecret: config.sso.sessionSecret,
     stateCookie: `${prefix}crib-oidc`,
     secureCookies,
+    timeoutMs: config.sso.timeoutMs,
   });
   // Sessions in a file of their own beside the catalogue: imports replace the catalogue's file.
   const store = new SqliteSessionStore(path.join(path.dirname(config.catalogDb), "sessions.db"));

@@ -88,8 +88,11 @@ async function main(): Promise<number> {
 
   const controller = new AbortController();
   // Ctrl-C stops the import, which removes its temporary file. Under `npm run` the same Ctrl-C
-  // arrives more than once (npm and tsx pass it on), so a copy within a second is ignored; a
-  // later second Ctrl-C exits at once, and the next import or server start removes the file.
+  // arrives more than once (the terminal's and npm's copy), so a copy within a second is ignored;
+  // a later second Ctrl-C exits at once, and the next import or server start removes the file.
+  // `npm run catalog:import` runs this with tsx as a loader of node, not under the tsx command:
+  // that one kills its child outright when it does not acknowledge a signal within 30 ms, which a
+  // busy importer never does, so nothing was cleaned up and nothing said.
   let interruptedAt = 0;
   const interrupt = () => {
     if (!controller.signal.aborted) {
@@ -116,7 +119,7 @@ async function main(): Promise<number> {
     return 0;
   } catch (error) {
     if (controller.signal.aborted) {
-      process.stderr.write("Interrupted. The previous catalogue was kept.\n");
+      process.stderr.write("Import cancelled; the catalogue is unchanged.\n");
       return 130;
     }
     if (error instanceof CatalogImportError) {

@@ -19,7 +19,8 @@ const env = {
 // never see a search platform configured on the machine.
 delete env.FUSION_URL;
 delete env.BACKEND_URL;
-delete env.OIDC_ISSUER;
+// Any sign-in variable set is sign-in on (a partial set stops the start): the machine's never reach a test portal.
+for (const name of ["OIDC_ISSUER", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET", "SESSION_SECRET"]) delete env[name];
 if (process.env.E2E_FUSION_URL) {
   Object.assign(env, {
     FUSION_URL: process.env.E2E_FUSION_URL,

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createCookie, type Cookie } from "@remix-run/node";
-import type { OidcClient } from "./oidc.server";
+import { TokenRefusedError, type OidcClient } from "./oidc.server";
 import type { SessionRecord, SessionStore } from "./session-store.server";
 import type { User } from "./user";
 
@@ -27,14 +27,20 @@ const ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 const IDLE_MS = 60 * 60 * 1000;
 /** Tokens are renewed this long before they expire (spec: "expire early 60 s"). */
 const RENEW_EARLY_MS = 60_000;
+/** After a renewal the provider did not answer, the next try waits this long; the session goes on. */
+const RENEW_RETRY_MS = 5 * 60_000;
+/** How often a request waiting for another process's renewal looks at the store. */
+const RENEW_POLL_MS = 50;
 /** `lastSeenAt` is written at most this often: a page of requests is one visit. */
 const TOUCH_EVERY_MS = 60_000;
 
 /**
  * Sessions on the server. The cookie holds a random id, signed with SESSION_SECRET; the store
  * holds the user and the tokens. Every sign-in gets a new id (no fixation), logout deletes the
- * record (so an old cookie never signs anyone in again), and a session ends after an absolute and
- * an idle lifetime, or when its tokens cannot be renewed.
+ * record (so an old cookie never signs anyone in again), and a session ends after the portal's own
+ * absolute and idle lifetimes, whatever the access token's, or when the provider refuses to renew
+ * its tokens. A provider that gives no refresh token leaves the session to those lifetimes; one
+ * that does not answer a renewal leaves it going until they end (docs/decisions/023).
  */
 export class Auth {
   readonly sessionCookie: Cookie;
@@ -43,6 +49,8 @@ export class Auth {
   private readonly absoluteMs: number;
   private readonly idleMs: number;
   private readonly now: () => number;
+  /** Renewals under way in this process, by session id: its other requests wait for the same one. */
+  private readonly renewals = new Map<string, Promise<SessionRecord | null>>();
 
   constructor(
     readonly oidc: OidcClient,
@@ -73,17 +81,10 @@ export class Auth {
       await this.store.delete(id);
       return null;
     }
-    if (record.tokens.expiresAt - RENEW_EARLY_MS <= now) {
-      try {
-        const tokens = await this.oidc.refresh(record.tokens);
-        const renewed = { ...record, tokens, lastSeenAt: now };
-        await this.store.set(id, renewed, this.expiresAt(renewed));
-        return { id, record: renewed, setCookies: [] };
-      } catch (error) {
-        console.warn(`Session ended: its tokens could not be renewed (${error instanceof Error ? error.message : error})`);
-        await this.store.delete(id);
-        return null;
-      }
+    if (this.renewalDue(record, now)) {
+      const renewed = await this.renew(id, record);
+      if (!renewed) return null;
+      return { id, record: renewed, setCookies: [] };
     }
     if (now - record.lastSeenAt >= TOUCH_EVERY_MS) {
       const touched = { ...record, lastSeenAt: now };
@@ -91,6 +92,72 @@ export class Auth {
       return { id, record: touched, setCookies: [] };
     }
     return { id, record, setCookies: [] };
+  }
+
+  /** Tokens due for renewal: a refresh token to renew with, expiry within a minute, no back-off. */
+  private renewalDue(record: SessionRecord, now: number): boolean {
+    return record.tokens.refreshToken !== null && record.tokens.expiresAt - RENEW_EARLY_MS <= now && (record.renewRetryAt ?? 0) <= now;
+  }
+
+  /**
+   * Renews the session's tokens once, however many requests find them due at the same time: the
+   * requests of this process share one renewal, and those of other processes (and replicas on the
+   * same store) wait for the one that holds the store's claim and use what it wrote. A provider
+   * that rotates refresh tokens accepts each only once, so a second renewal would end the session.
+   * Null when the session has ended.
+   */
+  private renew(id: string, seen: SessionRecord): Promise<SessionRecord | null> {
+    let renewal = this.renewals.get(id);
+    if (!renewal) {
+      renewal = this.renewOnce(id, seen).finally(() => this.renewals.delete(id));
+      this.renewals.set(id, renewal);
+    }
+    return renewal;
+  }
+
+  private async renewOnce(id: string, seen: SessionRecord): Promise<SessionRecord | null> {
+    const now = this.now();
+    // Held past the provider's timeout, so that a process that dies while renewing frees the claim.
+    const until = now + this.oidc.timeoutMs + 5_000;
+    const claimed = await this.store.claimRenewal(id, seen.tokens.refreshToken!, until, now);
+    if (!claimed) return this.awaitRenewal(id, seen);
+    try {
+      const tokens = await this.oidc.refresh(claimed.tokens);
+      const { renewRetryAt: _, ...rest } = claimed;
+      const renewed: SessionRecord = { ...rest, tokens, lastSeenAt: this.now() };
+      await this.store.set(id, renewed, this.expiresAt(renewed));
+      return renewed;
+    } catch (error) {
+      const reason = error instanceof Error ? `${error.message}${error.cause instanceof Error ? `: ${error.cause.message}` : ""}` : String(error);
+      if (error instanceof TokenRefusedError) {
+        // The provider said no (the grant was revoked, the user disabled): the session ends.
+        console.warn(`Session ended: the identity provider refused to renew its tokens (${reason})`);
+        await this.store.delete(id);
+        return null;
+      }
+      // Nothing was decided about the user: the session goes on to its own end, renewal is tried later.
+      console.warn(`Session kept: its tokens could not be renewed (${reason}); trying again in ${RENEW_RETRY_MS / 60_000} minutes`);
+      const kept: SessionRecord = { ...claimed, lastSeenAt: this.now(), renewRetryAt: this.now() + RENEW_RETRY_MS };
+      await this.store.set(id, kept, this.expiresAt(kept));
+      return kept;
+    }
+  }
+
+  /**
+   * Another process holds the claim: its renewal ends with new tokens, a back-off, or the session
+   * deleted, all written to the store. Waits for one of those until the claim runs out, then goes on
+   * with what the store holds.
+   */
+  private async awaitRenewal(id: string, seen: SessionRecord): Promise<SessionRecord | null> {
+    // Wall-clock time, not the session clock: this is how long a request waits.
+    const deadline = Date.now() + this.oidc.timeoutMs + 5_000;
+    for (;;) {
+      const current = await this.store.get(id);
+      if (!current) return null;
+      const settled = current.tokens.refreshToken !== seen.tokens.refreshToken || current.tokens.expiresAt !== seen.tokens.expiresAt || (current.renewRetryAt ?? 0) > this.now();
+      if (settled || Date.now() >= deadline) return current;
+      await new Promise((resolve) => setTimeout(resolve, RENEW_POLL_MS));
+    }
   }
 
   async user(request: Request): Promise<User | null> {

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify } from "jose";
 import { CodeChallengeMethod, OAuth2RequestError, OAuth2Strategy } from "remix-auth-oauth2";
 import { z } from "zod";
+import { boundedFetch } from "~/lib/bounded-fetch.server";
 import type { SessionTokens } from "./session-store.server";
 import { userFromClaims, type User } from "./user";
 
@@ -20,10 +21,31 @@ const MetadataSchema = z.object({
   userinfo_endpoint: z.url().optional(),
   end_session_endpoint: z.url().optional(),
   id_token_signing_alg_values_supported: z.array(z.string()).default(["RS256"]),
+  scopes_supported: z.array(z.string()).optional(),
 });
 export type IssuerMetadata = z.infer<typeof MetadataSchema>;
 
 const ClaimsSchema = z.looseObject({ sub: z.string().min(1) });
+
+/** The token endpoint's answer (RFC 6749 §5.1); `id_token` is required at sign-in, not at renewal. */
+const TokenResponseSchema = z.object({
+  access_token: z.string().min(1),
+  expires_in: z.coerce.number().positive().optional(),
+  refresh_token: z.string().min(1).optional(),
+  id_token: z.string().min(1).optional(),
+});
+type TokenResponse = z.infer<typeof TokenResponseSchema>;
+
+/** Its error answer (RFC 6749 §5.2): the provider refused, as opposed to did not answer. */
+const TokenErrorSchema = z.object({ error: z.string().min(1), error_description: z.string().optional() });
+
+/** The scopes asked for; `offline_access` too where the provider offers it (Okta gives a refresh token only then). */
+export function signInScopes(metadata: Pick<IssuerMetadata, "scopes_supported">): string[] {
+  return ["openid", "profile", "email", ...(metadata.scopes_supported?.includes("offline_access") ? ["offline_access"] : [])];
+}
+
+/** How long any one call to the identity provider may take, unless the settings say otherwise. */
+export const IDP_TIMEOUT_MS = 10_000;
 
 export interface OidcSettings {
   issuer: string;
@@ -36,12 +58,34 @@ export interface OidcSettings {
   /** The state cookie's name; `__Host-` names need `secure`. */
   stateCookie: string;
   secureCookies: boolean;
+  /** The hard limit of every call to the provider: discovery, token, userinfo, keys. */
   timeoutMs?: number;
 }
 
 /** A sign-in that failed; its message may be shown to the user. */
 export class AuthError extends Error {
   override name = "AuthError";
+}
+
+export const NOT_ANSWERING = "The sign-in service is not answering. Please try again in a few minutes.";
+
+/**
+ * The provider did not answer in time, could not be reached or answered 5xx: nothing was decided
+ * about the user, so a session goes on (a renewal is tried again later) and a sign-in may be retried.
+ */
+export class IdpUnavailableError extends AuthError {
+  override name = "IdpUnavailableError";
+  constructor(cause: unknown) {
+    super(NOT_ANSWERING, { cause });
+  }
+}
+
+/** The token endpoint refused the grant (`invalid_grant` and the like): the provider said no. */
+export class TokenRefusedError extends AuthError {
+  override name = "TokenRefusedError";
+  constructor(readonly code: string) {
+    super("The identity provider refused the sign-in.");
+  }
 }
 
 export interface SignIn {
@@ -54,13 +98,32 @@ const ASYMMETRIC = /^(RS|PS|ES)(256|384|512)$|^EdDSA$|^Ed25519$/;
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "");
 
+/**
+ * The token endpoint's answer, standing in for arctic's `OAuth2Tokens` with the one accessor
+ * `verify` calls: the code exchange is made here rather than by arctic, whose requests cannot be
+ * given a time limit.
+ */
+class Tokens {
+  constructor(readonly data: TokenResponse) {}
+  idToken(): string {
+    if (!this.data.id_token) throw new Error("no id_token");
+    return this.data.id_token;
+  }
+}
+
 class OidcStrategy extends OAuth2Strategy<SignIn> {
   constructor(
     options: OAuth2Strategy.ConstructorOptions,
     verify: (options: OAuth2Strategy.VerifyOptions) => Promise<SignIn>,
     private readonly nonceFor: (state: string) => string,
+    private readonly exchange: (code: string, codeVerifier: string) => Promise<Tokens>,
   ) {
     super(options, verify);
+  }
+
+  // The strategy hands these tokens to `verify` only, which uses no more than `Tokens` has.
+  protected override validateAuthorizationCode(code: string, codeVerifier: string): Promise<OAuth2Strategy.VerifyOptions["tokens"]> {
+    return this.exchange(code, codeVerifier) as unknown as Promise<OAuth2Strategy.VerifyOptions["tokens"]>;
   }
 
   protected override authorizationParams(params: URLSearchParams): URLSearchParams {
@@ -88,11 +151,34 @@ export class OidcClient {
     return this.discovery;
   }
 
+  get timeoutMs(): number {
+    return this.settings.timeoutMs ?? IDP_TIMEOUT_MS;
+  }
+
+  /**
+   * A call to the provider, answer included, within the timeout. No answer in time, no connection
+   * or a 5xx is IdpUnavailableError; `read` gets the response and reads its body.
+   */
+  private async call<T>(url: string, init: Parameters<typeof boundedFetch>[1], read: (response: Response) => Promise<T>): Promise<T> {
+    let response: Response;
+    try {
+      // One limit for the whole exchange: a provider that sends headers and then stalls the body is
+      // as stuck as one that never answers.
+      response = await boundedFetch(url, init, AbortSignal.timeout(this.timeoutMs));
+    } catch (error) {
+      // No connection, a reset, a cut-off answer or the timeout.
+      throw new IdpUnavailableError(error);
+    }
+    if (response.status >= 500) throw new IdpUnavailableError(new Error(`${url} answered ${response.status}`));
+    return read(response);
+  }
+
   private async load() {
     const url = `${trimSlash(this.settings.issuer)}/.well-known/openid-configuration`;
-    const response = await fetch(url, { headers: { Accept: "application/json" }, signal: AbortSignal.timeout(this.settings.timeoutMs ?? 10_000) });
-    if (!response.ok) throw new Error(`discovery at ${url} answered ${response.status}`);
-    const metadata = MetadataSchema.parse(await response.json());
+    const metadata = await this.call(url, { headers: { Accept: "application/json" } }, async (response) => {
+      if (!response.ok) throw new Error(`discovery at ${url} answered ${response.status}`);
+      return MetadataSchema.parse(await response.json());
+    });
     // OpenID Connect Discovery §4.3: the metadata must name the issuer it was asked for.
     if (trimSlash(metadata.issuer) !== trimSlash(this.settings.issuer)) throw new Error(`discovery names issuer ${metadata.issuer}`);
     const strategy = new OidcStrategy(
@@ -102,7 +188,7 @@ export class OidcClient {
         authorizationEndpoint: metadata.authorization_endpoint,
         tokenEndpoint: metadata.token_endpoint,
         redirectURI: this.settings.redirectUri,
-        scopes: ["openid", "profile", "email"],
+        scopes: signInScopes(metadata),
         codeChallengeMethod: CodeChallengeMethod.S256,
         cookie: {
           name: this.settings.stateCookie,
@@ -114,13 +200,45 @@ export class OidcClient {
       },
       (options) => this.verify(options),
       (state) => this.nonceFor(state),
+      (code, codeVerifier) => this.exchangeCode(metadata.token_endpoint, code, codeVerifier),
     );
-    return { metadata, strategy, keys: createRemoteJWKSet(new URL(metadata.jwks_uri)) };
+    // jose fetches the keys itself; its own timeout bounds that call.
+    return { metadata, strategy, keys: createRemoteJWKSet(new URL(metadata.jwks_uri), { timeoutDuration: this.timeoutMs }) };
   }
 
   /** The metadata, for the debug pages and the CSP's form-action. */
   metadata(): Promise<IssuerMetadata> {
     return this.discover().then((d) => d.metadata);
+  }
+
+  /**
+   * A request to the token endpoint, authenticated as the client (HTTP Basic with a secret, as
+   * arctic did; `client_id` in the body for a public client). A refusal is TokenRefusedError.
+   */
+  private tokenRequest(endpoint: string, params: Record<string, string>): Promise<TokenResponse> {
+    const body = new URLSearchParams(params);
+    const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" };
+    if (this.settings.clientSecret) {
+      headers.Authorization = `Basic ${Buffer.from(`${this.settings.clientId}:${this.settings.clientSecret}`).toString("base64")}`;
+    } else {
+      body.set("client_id", this.settings.clientId);
+    }
+    return this.call(endpoint, { method: "POST", headers, body: body.toString() }, async (response) => {
+      const data: unknown = await response.json().catch(() => null);
+      if (response.status === 200) return TokenResponseSchema.parse(data);
+      const refused = TokenErrorSchema.safeParse(data);
+      if (refused.success) throw new TokenRefusedError(refused.data.error);
+      throw new Error(`the token endpoint answered ${response.status}`);
+    });
+  }
+
+  private async exchangeCode(endpoint: string, code: string, codeVerifier: string): Promise<Tokens> {
+    try {
+      return new Tokens(await this.tokenRequest(endpoint, { grant_type: "authorization_code", code, code_verifier: codeVerifier, redirect_uri: this.settings.redirectUri }));
+    } catch (error) {
+      if (error instanceof AuthError) throw error;
+      throw new AuthError("Authentication failed. Please try again.", { cause: error });
+    }
   }
 
   private nonceFor(state: string): string {
@@ -130,6 +248,7 @@ export class OidcClient {
   /** The redirect to the provider's sign-in, with the state cookie. */
   async startSignIn(request: Request): Promise<Response> {
     const { strategy } = await this.discover();
+    // Discovery failures propagate: the login page says whether the provider is not answering.
     try {
       // A URL without `state`: whatever the request carried, this starts a new sign-in.
       await strategy.authenticate(new Request(this.settings.redirectUri, { headers: request.headers }));
@@ -142,8 +261,8 @@ export class OidcClient {
 
   /** The callback: state, code exchange with the verifier, ID token and userinfo. Fails with AuthError. */
   async finishSignIn(request: Request): Promise<SignIn> {
-    const { strategy } = await this.discover();
     try {
+      const { strategy } = await this.discover();
       return await strategy.authenticate(request);
     } catch (error) {
       if (error instanceof AuthError) throw error;
@@ -179,6 +298,8 @@ export class OidcClient {
       });
       claims = payload;
     } catch (error) {
+      // The keys could not be fetched: the provider is not answering, nothing is known of the token.
+      if (error instanceof joseErrors.JWKSTimeout || !(error instanceof joseErrors.JOSEError)) throw new IdpUnavailableError(error);
       const expired = error instanceof joseErrors.JWTExpired;
       throw new AuthError(expired ? "The sign-in has expired. Please try again." : "The identity provider's token could not be verified.", { cause: error });
     }
@@ -189,35 +310,32 @@ export class OidcClient {
     if (Array.isArray(claims.aud) && claims.aud.length > 1 && claims.azp !== this.settings.clientId) {
       throw new AuthError("The identity provider's token could not be verified.");
     }
-    const info = metadata.userinfo_endpoint ? await this.userinfo(metadata.userinfo_endpoint, tokens.accessToken(), String(claims.sub)) : {};
+    const answer = (tokens as unknown as Tokens).data;
+    const info = metadata.userinfo_endpoint ? await this.userinfo(metadata.userinfo_endpoint, answer.access_token, String(claims.sub)) : {};
     const user = userFromClaims({ ...claims, ...info, sub: claims.sub });
-    return { user, tokens: tokenSet(tokens, idToken) };
+    return { user, tokens: tokenSet(answer, idToken) };
   }
 
-  private async userinfo(endpoint: string, accessToken: string, sub: string): Promise<Record<string, unknown>> {
-    const response = await fetch(endpoint, {
-      headers: { Authorization: `Bearer ${accessToken}`, Accept: "application/json" },
-      signal: AbortSignal.timeout(this.settings.timeoutMs ?? 10_000),
+  private userinfo(endpoint: string, accessToken: string, sub: string): Promise<Record<string, unknown>> {
+    return this.call(endpoint, { headers: { Authorization: `Bearer ${accessToken}`, Accept: "application/json" } }, async (response) => {
+      if (!response.ok) throw new AuthError("The identity provider did not tell who signed in.");
+      const parsed = ClaimsSchema.safeParse(await response.json().catch(() => null));
+      // OIDC Core §5.3.2: a userinfo answer for another subject must not be used.
+      if (!parsed.success || parsed.data.sub !== sub) throw new AuthError("The identity provider did not tell who signed in.");
+      return parsed.data;
     });
-    if (!response.ok) throw new AuthError("The identity provider did not tell who signed in.");
-    const parsed = ClaimsSchema.safeParse(await response.json().catch(() => null));
-    // OIDC Core §5.3.2: a userinfo answer for another subject must not be used.
-    if (!parsed.success || parsed.data.sub !== sub) throw new AuthError("The identity provider did not tell who signed in.");
-    return parsed.data;
   }
 
-  /** New tokens for a refresh token; the ID token stays unless the provider sends a new one. */
+  /**
+   * New tokens for the session's refresh token; the ID token and the refresh token stay unless the
+   * provider sends new ones (a provider that rotates refresh tokens sends a new one every time).
+   * TokenRefusedError when the provider says no, IdpUnavailableError when it does not answer.
+   */
   async refresh(current: SessionTokens): Promise<SessionTokens> {
     if (!current.refreshToken) throw new Error("no refresh token");
-    const { strategy } = await this.discover();
-    const tokens = await strategy.refreshToken(current.refreshToken);
-    let idToken = current.idToken;
-    try {
-      idToken = tokens.idToken();
-    } catch {
-      // keep the one from the sign-in
-    }
-    const next = tokenSet(tokens, idToken);
+    const { metadata } = await this.discover();
+    const answer = await this.tokenRequest(metadata.token_endpoint, { grant_type: "refresh_token", refresh_token: current.refreshToken });
+    const next = tokenSet(answer, answer.id_token ?? current.idToken);
     return { ...next, refreshToken: next.refreshToken ?? current.refreshToken };
   }
 
@@ -233,17 +351,12 @@ export class OidcClient {
   }
 }
 
-function tokenSet(tokens: { accessToken(): string; accessTokenExpiresInSeconds(): number; hasRefreshToken(): boolean; refreshToken(): string }, idToken: string): SessionTokens {
-  let expiresIn = 3600;
-  try {
-    expiresIn = tokens.accessTokenExpiresInSeconds();
-  } catch {
-    // no expires_in: an hour, as most providers give
-  }
+function tokenSet(answer: TokenResponse, idToken: string): SessionTokens {
   return {
-    accessToken: tokens.accessToken(),
-    refreshToken: tokens.hasRefreshToken() ? tokens.refreshToken() : null,
+    accessToken: answer.access_token,
+    refreshToken: answer.refresh_token ?? null,
     idToken,
-    expiresAt: Date.now() + expiresIn * 1000,
+    // No expires_in: an hour, as most providers give.
+    expiresAt: Date.now() + (answer.expires_in ?? 3600) * 1000,
   };
 }

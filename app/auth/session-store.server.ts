@@ -11,6 +11,11 @@ export interface SessionRecord {
   /** Milliseconds since the epoch. */
   createdAt: number;
   lastSeenAt: number;
+  /**
+   * A renewal failed because the provider did not answer: the session goes on, and renewal is
+   * not tried again before this time (ms since the epoch).
+   */
+  renewRetryAt?: number;
 }
 
 export interface SessionTokens {
@@ -23,13 +28,28 @@ export interface SessionTokens {
 
 /**
  * Where sessions live. SQLite by default; a deployment with several portal replicas plugs in a
- * shared store (Redis, a database) behind the same four calls.
+ * shared store (Redis, a database) behind the same five calls.
  */
 export interface SessionStore {
   get(id: string): Promise<SessionRecord | null>;
+  /** Writes the record whole; it also ends any renewal claim on the session (`claimRenewal`). */
   set(id: string, record: SessionRecord, expiresAt: number): Promise<void>;
   delete(id: string): Promise<void>;
   touch(id: string, lastSeenAt: number, expiresAt: number): Promise<void>;
+  /**
+   * Claims the renewal of the session's tokens, atomically across every process that shares the
+   * store: the session exists and has not expired at `now`, no other claim on it runs until after
+   * `now`, and it still holds `refreshToken` (a provider that rotates refresh tokens accepts each
+   * one once, so a token another request has already spent must not be spent again). The claim
+   * is held until `until` or the next `set` of the session, whichever comes first. Returns the
+   * record as claimed, or null for everyone else.
+   *
+   * One statement in SQL: `UPDATE sessions SET renewing_until = :until WHERE key = :key AND
+   * expires_at > :now AND (renewing_until IS NULL OR renewing_until <= :now) AND
+   * <the record's refresh token> = :refreshToken RETURNING record`; `set` writes
+   * `renewing_until = NULL`.
+   */
+  claimRenewal(id: string, refreshToken: string, until: number, now: number): Promise<SessionRecord | null>;
 }
 
 /** Ids are kept hashed: a copy of the store holds no cookie anyone could present. */
@@ -47,8 +67,12 @@ export class SqliteSessionStore implements SessionStore {
     this.db.exec(`CREATE TABLE IF NOT EXISTS sessions (
       key TEXT PRIMARY KEY,
       record TEXT NOT NULL,
-      expires_at INTEGER NOT NULL
+      expires_at INTEGER NOT NULL,
+      renewing_until INTEGER
     )`);
+    // A sessions.db of an earlier release has no claim column: its sessions carry on.
+    const columns = this.db.prepare("SELECT name FROM pragma_table_info('sessions')").all() as { name: string }[];
+    if (!columns.some((c) => c.name === "renewing_until")) this.db.exec("ALTER TABLE sessions ADD COLUMN renewing_until INTEGER");
   }
 
   async get(id: string): Promise<SessionRecord | null> {
@@ -61,7 +85,9 @@ export class SqliteSessionStore implements SessionStore {
 
   async set(id: string, record: SessionRecord, expiresAt: number): Promise<void> {
     this.db
-      .prepare("INSERT INTO sessions (key, record, expires_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET record = excluded.record, expires_at = excluded.expires_at")
+      .prepare(
+        "INSERT INTO sessions (key, record, expires_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET record = excluded.record, expires_at = excluded.expires_at, renewing_until = NULL",
+      )
       .run(key(id), JSON.stringify(record), expiresAt);
     this.prune();
   }
@@ -74,6 +100,19 @@ export class SqliteSessionStore implements SessionStore {
     this.db
       .prepare("UPDATE sessions SET record = json_set(record, '$.lastSeenAt', ?), expires_at = ? WHERE key = ?")
       .run(lastSeenAt, expiresAt, key(id));
+  }
+
+  async claimRenewal(id: string, refreshToken: string, until: number, now: number): Promise<SessionRecord | null> {
+    // One statement, so two processes cannot both see the claim free (SQLite serialises writers).
+    const row = this.db
+      .prepare(
+        `UPDATE sessions SET renewing_until = ?
+         WHERE key = ? AND expires_at > ? AND (renewing_until IS NULL OR renewing_until <= ?)
+           AND json_extract(record, '$.tokens.refreshToken') = ?
+         RETURNING record`,
+      )
+      .get(until, key(id), now, now, refreshToken) as { record: string } | undefined;
+    return row ? (JSON.parse(row.record) as SessionRecord) : null;
   }
 
   /** Expired sessions go, at most once a minute, when a new one is written. */

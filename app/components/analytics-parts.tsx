@@ -45,6 +45,7 @@ const TOTALS = [
 
 type Totals = Record<(typeof TOTALS)[number][0], string | number> & {
   dropped: number;
+  evicted: number;
 };
 
 export function AnalyticsTotals({ totals }: { totals: Totals }) {
@@ -60,6 +61,12 @@ export function AnalyticsTotals({ totals }: { totals: Totals }) {
         <div>
           <dt>Dropped (over a session&apos;s limit)</dt>
           <dd>{totals.dropped}</dd>
+        </div>
+      )}
+      {totals.evicted > 0 && (
+        <div>
+          <dt>Removed, oldest first, to keep within the signals limit</dt>
+          <dd data-testid="total-evicted">{totals.evicted}</dd>
         </div>
       )}
     </dl>

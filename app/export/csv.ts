@@ -45,20 +45,23 @@ export function cellText(value: unknown): string {
 // Trigger characters of OWASP's CSV-injection list (LF added in 2025), plus the full-width and
 // small-form variants, which East Asian spreadsheet input converts to their ASCII meaning.
 const FORMULA_START = /^[=+\-@\t\r\n\uFF1D\uFF0B\uFF0D\uFF20\uFE66\uFE62\uFE63\uFE6B]/u;
-// \s covers NBSP, U+2000–U+200A, U+3000 and U+FEFF; the zero-width characters and the C0 controls
-// are added because a spreadsheet shows nothing for them either (LibreOffice ran `\0=HYPERLINK(…)`
-// as a formula), so they could hide a trigger just the same.
-const HIDDEN = "\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\u200B-\\u200D\\u2060";
-const LEADING_BLANK = new RegExp(`^[\\s${HIDDEN}]+`, "u");
+// A spreadsheet may skip, or show nothing for, any character of the Unicode categories Cc
+// (controls, U+0085 included), Cf (format: zero-width, U+180E, U+FFF9–U+FFFB, U+FEFF) and Z*
+// (every space and separator), the other default-ignorable characters (fillers, variation
+// selectors) and the noncharacters (U+FFFE, U+FFFF): LibreOffice ran `\0=HYPERLINK(…)` as a
+// formula. So any run of them may hide a trigger, and the cell is neutralised as if they were not
+// there. Lone surrogates are added for the same reason (a reader replaces them or drops them).
+const HIDDEN = "\\s\\p{Cc}\\p{Cf}\\p{Z}\\p{Default_Ignorable_Code_Point}\\p{Noncharacter_Code_Point}\\p{Cs}";
+const LEADING_BLANK = new RegExp(`^[${HIDDEN}]+`, "u");
 // A line of a multi-line cell that starts with a trigger: an importer that splits the cell at its
 // line breaks would read that line as a formula of its own.
-const LINE_TRIGGER = new RegExp(`(\\r\\n|\\r|\\n)((?:[^\\S\\r\\n]|[${HIDDEN}])*)(?=[=+\\-@\\uFF1D\\uFF0B\\uFF0D\\uFF20\\uFE66\\uFE62\\uFE63\\uFE6B])`, "gu");
+const LINE_TRIGGER = new RegExp(`(\\r\\n|\\r|\\n)((?:(?![\\r\\n])[${HIDDEN}])*)(?=[=+\\-@\\uFF1D\\uFF0B\\uFF0D\\uFF20\\uFE66\\uFE62\\uFE63\\uFE6B])`, "gu");
 const NEGATIVE_NUMBER = /^-\d+(\.\d+)?([eE][+-]?\d+)?$/;
 
 /**
  * Formula-injection neutralisation (OWASP CSV injection): a cell whose first character, after any
- * leading whitespace (NBSP and other Unicode spaces, zero-width characters and C0 controls
- * included), is = + - @ Tab CR LF or a full-width/small-form variant gets a leading `'`, which
+ * leading run of characters a spreadsheet may skip (Unicode Cc, Cf and Z*, the other
+ * default-ignorable characters and the noncharacters), is = + - @ Tab CR LF or a full-width/small-form variant gets a leading `'`, which
  * spreadsheets read as "this is text". Each line of a multi-line cell is treated the same way.
  *
  * Exception: a plain negative number (`-5`, `-3.25`, `-1e-7`) stays as it is, so prices and

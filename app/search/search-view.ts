@@ -10,6 +10,7 @@ import { HL_POST, HL_PRE, type Doc, type FacetResult, type FilterType, type Sear
 import { formatValue, isInactive, itemDescription, snippet } from "./field-format";
 import { fieldKey, fieldLabel } from "./fields";
 import { boundFacetValues, rowBackOf } from "./page-budget";
+import { imageOf } from "./product-view";
 import type { SearchConfig } from "./search-config";
 import {
   clearFilters,
@@ -217,6 +218,8 @@ export function buildSearchView(input: {
   facetTerms?: Record<string, string>;
   /** The search platform's id of this search, when it has one. */
   queryId?: string;
+  /** Origins item images may come from besides the portal (IMAGE_HOSTS). */
+  imageHosts: readonly string[];
 }): SearchView {
   const { state, response, config } = input;
   const here = searchHref(state, config);
@@ -238,16 +241,14 @@ export function buildSearchView(input: {
     });
 
   const offset = (state.page - 1) * state.rows;
-  const rows: ResultRow[] = response.docs.map((doc) => {
-    const image = typeof doc.primary_image_url_s === "string" ? doc.primary_image_url_s : null;
-    return {
-      id: doc.id,
-      itemNumber: String(doc.item_number_s ?? doc.id),
-      inactive: isInactive(doc),
-      image: image && /^(https?:\/\/|\/)/.test(image) && !image.startsWith("//") ? image : null,
-      cells: columns.map((c) => cellText(doc, c.field, response.highlighting)),
-    };
-  });
+  // The item page's rule for its image, so that a row shows no image the item page would refuse.
+  const rows: ResultRow[] = response.docs.map((doc) => ({
+    id: doc.id,
+    itemNumber: String(doc.item_number_s ?? doc.id),
+    inactive: isInactive(doc),
+    image: imageOf(doc, input.imageHosts),
+    cells: columns.map((c) => cellText(doc, c.field, response.highlighting)),
+  }));
 
   const activeByField = new Map<string, Map<string, FilterType>>();
   for (const f of state.filters) {

@@ -93,8 +93,10 @@ const FacetData = z.object({
 
 const envelope = {
   id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "expected an event id of 8 to 64 letters, digits, - or _"),
-  /** ISO-8601. */
+  /** ISO-8601; the server's time of storing, whatever a browser said. */
   timestamp: z.iso.datetime({ offset: true }),
+  /** The time a browser gave a signal it sent, kept as data only (clamped to a day either side of `timestamp`). */
+  clientTimestamp: z.iso.datetime({ offset: true }).optional(),
   sessionId: z.string().max(64).nullable(),
   userId: z.string().max(200).nullable(),
 };
@@ -132,6 +134,17 @@ export const ClientSignalSchema = z.discriminatedUnion("type", [
 ]);
 export type ClientSignal = z.infer<typeof ClientSignalSchema>;
 
+const DAY_MS = 86_400_000;
+
+/**
+ * A browser's time for a signal, kept only as data: clamped to a day either side of the server's
+ * `now`, so that a clock that is wrong (or a date of 9999) says nothing odd, and never dates a row.
+ */
+export function clampedClientTime(timestamp: string, now: number): string {
+  const at = Date.parse(timestamp);
+  return new Date(Number.isNaN(at) ? now : Math.min(now + DAY_MS, Math.max(now - DAY_MS, at))).toISOString();
+}
+
 export const MAX_BATCH = 100;
 export const SignalBatchSchema = z.object({
   signals: z.array(ClientSignalSchema).min(1, "expected at least one signal").max(MAX_BATCH, `at most ${MAX_BATCH} signals a request`),
@@ -159,6 +172,7 @@ export function toFusionSignal(signal: Signal): FusionSignal {
   const type = signal.type === "search" ? "request" : signal.type === "typeahead" ? "click" : signal.type;
   const params: Record<string, unknown> = { ...rest, session: signal.sessionId ?? undefined, user_id: signal.userId ?? undefined };
   if (fusionQueryId) params.fusion_query_id = fusionQueryId;
+  if (signal.clientTimestamp) params.client_timestamp = signal.clientTimestamp;
   if (signal.type === "facet") params.query = signal.data.query;
   if (signal.type === "search") params.filterQueries = signal.data.filters.map((f) => `${f.type === "exclude" ? "-" : ""}${f.field}:${f.value}`);
   return { id: signal.id, type, timestamp: signal.timestamp, params: JSON.parse(JSON.stringify(params)) as Record<string, unknown> };

@@ -91,8 +91,8 @@ function expected(signals: { signal: Signal; source: string }[], from: string, t
   };
 }
 
-/** A report's counts, without its range, chart and dropped signals (which the signals alone do not say). */
-const counted = ({ totals: { dropped: _dropped, ...totals }, topQueries, zeroResultQueries, mostViewed, mostExported }: AnalyticsReport) => ({
+/** A report's counts, without its range, chart and dropped or removed signals (which the signals alone do not say). */
+const counted = ({ totals: { dropped: _dropped, evicted: _evicted, ...totals }, topQueries, zeroResultQueries, mostViewed, mostExported }: AnalyticsReport) => ({
   totals,
   topQueries,
   zeroResultQueries,

@@ -18,7 +18,7 @@ export interface ItemRow {
 export interface AnalyticsReport {
   from: string;
   to: string;
-  totals: { searches: number; zeroResults: number; clicks: number; meanPosition: number | null; views: number; exports: number; dropped: number };
+  totals: { searches: number; zeroResults: number; clicks: number; meanPosition: number | null; views: number; exports: number; dropped: number; evicted: number };
   perDay: { day: string; searches: number }[];
   topQueries: QueryRow[];
   zeroResultQueries: QueryRow[];
@@ -141,6 +141,9 @@ export class Rollups {
       CREATE INDEX IF NOT EXISTS period_items_exports ON period_items(span, exports DESC, item);
       CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
     `);
+    // Signals deleted to keep the database within its cap (a column later than the table).
+    const totals = db.prepare("SELECT name FROM pragma_table_info('daily_totals')").pluck().all() as string[];
+    if (!totals.includes("evicted")) db.exec("ALTER TABLE daily_totals ADD COLUMN evicted INTEGER NOT NULL DEFAULT 0");
     // A database of an earlier version added each signal to the daily totals as it was stored.
     db.prepare("INSERT OR IGNORE INTO meta (key, value) SELECT 'folded_through', coalesce(max(seq), 0) FROM signals").run();
     const p = (sql: string) => db.prepare(sql);
@@ -161,6 +164,7 @@ export class Rollups {
         ON CONFLICT DO UPDATE SET searches = searches + excluded.searches, zero = zero + excluded.zero, clicks = clicks + excluded.clicks,
           position_sum = position_sum + excluded.position_sum, views = views + excluded.views, exports = exports + excluded.exports,
           dropped = dropped + excluded.dropped`),
+      evicted: p("INSERT INTO daily_totals (day, evicted) VALUES (?, ?) ON CONFLICT DO UPDATE SET evicted = evicted + excluded.evicted"),
       // `WHERE true` tells SQLite's parser that ON CONFLICT is the upsert's, not a join's.
       shiftQueries: p(`INSERT INTO period_queries (span, query, searches, zero, clicks, position_sum)
         SELECT @span, query, @sign * sum(searches), @sign * sum(zero), @sign * sum(clicks), @sign * sum(position_sum)
@@ -183,6 +187,11 @@ export class Rollups {
   /** Counts `n` signals dropped on `day` (they have no outbox row to fold). */
   countDropped(day: string, n: number): void {
     this.s.total.run(day, 0, 0, 0, 0, 0, 0, n);
+  }
+
+  /** Counts `n` signals deleted on `day` to keep the database within its cap (already folded). */
+  countEvicted(day: string, n: number): void {
+    this.s.evicted.run(day, n);
   }
 
   /** Folds the stored signals not folded yet into the totals, `batch` a transaction; returns how many. */
@@ -289,9 +298,9 @@ export class Rollups {
     const t = this.db
       .prepare(
         `SELECT coalesce(sum(searches),0) s, coalesce(sum(zero),0) z, coalesce(sum(clicks),0) c, coalesce(sum(position_sum),0) p,
-           coalesce(sum(views),0) v, coalesce(sum(exports),0) e, coalesce(sum(dropped),0) d FROM daily_totals WHERE day BETWEEN ? AND ?`,
+           coalesce(sum(views),0) v, coalesce(sum(exports),0) e, coalesce(sum(dropped),0) d, coalesce(sum(evicted),0) x FROM daily_totals WHERE day BETWEEN ? AND ?`,
       )
-      .get(from, to) as Record<"s" | "z" | "c" | "p" | "v" | "e" | "d", number>;
+      .get(from, to) as Record<"s" | "z" | "c" | "p" | "v" | "e" | "d" | "x", number>;
     const perDay = this.db.prepare("SELECT day, searches FROM daily_totals WHERE day BETWEEN ? AND ? ORDER BY day").all(from, to) as AnalyticsReport["perDay"];
     const queries = (column: "searches" | "zero") => {
       const sql = byPeriod
@@ -313,7 +322,7 @@ export class Rollups {
     return {
       from,
       to,
-      totals: { searches: t.s, zeroResults: t.z, clicks: t.c, meanPosition: t.c ? t.p / t.c : null, views: t.v, exports: t.e, dropped: t.d },
+      totals: { searches: t.s, zeroResults: t.z, clicks: t.c, meanPosition: t.c ? t.p / t.c : null, views: t.v, exports: t.e, dropped: t.d, evicted: t.x },
       perDay,
       topQueries: queries("searches"),
       zeroResultQueries: queries("zero"),

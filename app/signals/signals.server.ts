@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import { SignalForwarder, type ForwarderOptions } from "./forwarder.server";
-import { SignalSchema, type ClientSignal, type Signal, type SignalInput } from "./model.server";
+import { clampedClientTime, SignalSchema, type ClientSignal, type Signal, type SignalInput } from "./model.server";
 import { dayOf, SqliteSignalStore } from "./store.server";
 
 export type { Signal, SignalInput } from "./model.server";
@@ -25,12 +25,17 @@ export interface SignalsOptions {
   forwarding: Omit<ForwarderOptions, "now"> | null;
   /** Signals a minute one identity may cause; the rest are dropped and counted. */
   perMinute?: number;
+  /** The most signals the database keeps: past it the oldest go first, counted (SIGNALS_MAX_ROWS). */
+  maxRows?: number;
   /** Within this, a second click or view of the same item by the same identity is not counted. */
   repeatWindowMs?: number;
   /** signals.jsonl of earlier versions, imported once when present. */
   legacyLog?: string;
   now?: () => number;
 }
+
+/** SIGNALS_MAX_ROWS's default: about 1 GB of signals, 90 days of a busy plant's use. */
+export const DEFAULT_MAX_ROWS = 2_000_000;
 
 /** How often a server process folds new signals into the analytics totals. */
 const FOLD_EVERY_MS = 2000;
@@ -149,8 +154,12 @@ export class Signals {
    * batch stores nothing twice. Returns how many were new, or null when the identity is over its cap.
    */
   acceptFromClient(signals: readonly ClientSignal[], context: SignalContext): number | null {
-    const full = signals.map((s) => SignalSchema.parse({ ...s, sessionId: context.sessionId, userId: context.userId }));
-    const added = this.store.atomically(() => (this.allow(context.identity, signals.length, this.now()) ? this.store.insert(full, "client") : null));
+    const now = this.now();
+    // The server's clock dates every row (retention, the day it counts on); the browser's is data.
+    const full = signals.map((s) =>
+      SignalSchema.parse({ ...s, timestamp: new Date(now).toISOString(), clientTimestamp: clampedClientTime(s.timestamp, now), sessionId: context.sessionId, userId: context.userId }),
+    );
+    const added = this.store.atomically(() => (this.allow(context.identity, signals.length, now) ? this.store.insert(full, "client") : null));
     if (added) this.forwarder?.kick();
     return added;
   }
@@ -184,6 +193,8 @@ export class Signals {
   fold(): number {
     try {
       const folded = this.store.fold();
+      // Every fold, so that a flood grows the database by at most a couple of seconds past the cap.
+      this.store.trim(this.options.maxRows ?? DEFAULT_MAX_ROWS, this.now());
       this.store.checkpoint();
       return folded;
     } catch (error) {

@@ -188,6 +188,27 @@ export class SqliteSignalStore implements SignalStore {
     });
   }
 
+  /**
+   * Keeps at most `maxRows` signals: the oldest (first stored) beyond it are deleted, sent or not,
+   * after being folded into the totals, and counted as evicted on `now`'s day for /analytics.
+   * Returns how many went.
+   */
+  trim(maxRows: number, now: number): number {
+    // Rows are numbered in the order stored, so everything up to max(seq) - maxRows is the oldest
+    // and what is left is at most maxRows rows, found through the primary key without a count.
+    const last = (this.db.prepare("SELECT max(seq) FROM signals").pluck().get() as number | null) ?? 0;
+    if (last <= maxRows) return 0;
+    return this.atomically(() => {
+      this.rollups.fold();
+      const evicted = this.db.prepare("DELETE FROM signals WHERE seq <= (SELECT max(seq) FROM signals) - ?").run(maxRows).changes;
+      if (evicted > 0) {
+        this.rollups.countEvicted(dayOf(now), evicted);
+        this.rollups.afterSignalsDeleted();
+      }
+      return evicted;
+    });
+  }
+
   /** A random secret of this store, made on first use and shared by every process that opens it. */
   secret(name: string): string {
     this.db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)").run(name, randomBytes(32).toString("base64url"));

@@ -72,6 +72,7 @@ export async function loadAnalytics(request: Request) {
       views: t.views,
       exports: t.exports,
       dropped: t.dropped,
+      evicted: t.evicted,
     },
     perDay: days.map((day) => ({ day, searches: byDay.get(day) ?? 0 })),
     tables: TABLES.map((name) => ({ name, ...tablesOf(report)[name], csvHref: `${ANALYTICS_PATH}/export.csv?days=${period}&table=${name}` })),

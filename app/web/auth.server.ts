@@ -1,18 +1,24 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { json, redirect } from "@remix-run/node";
 import type { Auth } from "~/auth/auth.server";
-import { AuthError } from "~/auth/oidc.server";
+import { AuthError, IdpUnavailableError, NOT_ANSWERING } from "~/auth/oidc.server";
 import type { User } from "~/auth/user";
 import { safePath } from "~/lib/safe-path";
 import { services } from "~/registry.server";
 import { HOME_PATH, LOGIN_PATH } from "~/search/paths";
-import { requestIdOf } from "./http.server";
+import { readForm, requestIdOf } from "./http.server";
 
 /**
  * Sign-in for the web layer: the guard every protected loader calls first, the login, callback
  * and logout flows, and the CSRF token of forms that change state. With sign-in off, everyone is
  * signed in with no user and the sign-in routes lead to the search.
  */
+
+/** An error and its cause, for the log. */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  return error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message;
+}
 
 /** Where a page request goes to sign in: `/login?returnTo=<this page>`. */
 export function loginHref(request: Request): string {
@@ -93,8 +99,9 @@ export async function loadLogin(request: Request) {
     headers.set("Cache-Control", "no-store");
     return new Response(null, { status: 302, headers });
   } catch (error) {
-    console.error(`[${requestIdOf(request)}] sign-in could not start: ${error instanceof Error ? error.message : error}`);
-    return json({ error: "Failed to initiate login. Please try again." }, { status: 503, headers: { "Cache-Control": "no-store" } });
+    console.error(`[${requestIdOf(request)}] sign-in could not start: ${describe(error)}`);
+    const message = error instanceof IdpUnavailableError ? NOT_ANSWERING : "Failed to initiate login. Please try again.";
+    return json({ error: message }, { status: 503, headers: { "Cache-Control": "no-store" } });
   }
 }
 
@@ -127,9 +134,9 @@ export async function loadCallback(request: Request) {
     return new Response(null, { status: 302, headers });
   } catch (error) {
     const message = error instanceof AuthError ? error.message : "Authentication failed. Please try again.";
-    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
-    console.warn(`[${requestIdOf(request)}] sign-in failed: ${error instanceof Error ? error.message : error}${cause}`);
-    return json({ message }, { status: 401, headers });
+    console.warn(`[${requestIdOf(request)}] sign-in failed: ${describe(error)}`);
+    // Not answering is no refusal: 503, the way a proxy or a monitor tells the two apart.
+    return json({ message }, { status: error instanceof IdpUnavailableError ? 503 : 401, headers });
   }
 }
 
@@ -140,7 +147,7 @@ export async function loadCallback(request: Request) {
 export async function logout(request: Request) {
   const { auth, config } = services();
   if (!auth) throw redirect("/");
-  await checkCsrf(request, auth, await request.formData());
+  await checkCsrf(request, auth, await readForm(request));
   try {
     const { idToken, setCookies } = await auth.end(request);
     const headers = new Headers({ "Cache-Control": "no-store" });

@@ -1,5 +1,6 @@
 import { json } from "@remix-run/node";
 import { httpClientReport } from "~/lib/http-client.server";
+import { signInScopes } from "~/auth/oidc.server";
 import { services } from "~/registry.server";
 
 /**
@@ -11,9 +12,22 @@ import { services } from "~/registry.server";
 const SECRET_NAME = /secret|password|token|api[-_]?key|apikey|cookie|credential|private/i;
 export const REDACTED = "[redacted]";
 
-/** A copy of `value` with every secret-named field's value replaced, at any depth. */
+// The user-info part of an address (`http://svc:PASS@host`): everything between the scheme's `//`
+// and the last `@` before the path. A password may hold a stray `@`, so the match runs to the last.
+const URL_USER_INFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^/\s?#"'<>]*@/gi;
+
+/** `text` with the user name and password of every address in it replaced, wherever it came from. */
+export function redactUrlCredentials(text: string): string {
+  return text.replace(URL_USER_INFO, `$1${REDACTED}@`);
+}
+
+/**
+ * A copy of `value` with every secret-named field's value replaced, at any depth, and every
+ * address's credentials in any other text (a FUSION_URL is not secret, its password is).
+ */
 export function redact(value: unknown, name = ""): unknown {
   if (SECRET_NAME.test(name) && value !== null && value !== undefined) return REDACTED;
+  if (typeof value === "string") return redactUrlCredentials(value);
   if (Array.isArray(value)) return value.map((v) => redact(v));
   if (value && typeof value === "object") {
     return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, redact(v, k)]));
@@ -43,7 +57,7 @@ export async function loadDebug(request: Request) {
         client_id: config.sso!.clientId,
         redirect_uri: `${config.appUrl}/callback`,
         response_type: "code",
-        scope: "openid profile email",
+        scope: signInScopes(metadata).join(" "),
         code_challenge_method: "S256",
         // Made fresh for every sign-in.
         state: "…",
@@ -64,5 +78,7 @@ export async function loadDebug(request: Request) {
     httpClient: await httpClientReport(),
     environment: { node: process.version, platform: process.platform, pid: process.pid, uptimeSeconds: Math.round(process.uptime()) },
   };
-  return json({ report: JSON.stringify(report, null, 2) }, { headers: { "Cache-Control": "no-store" } });
+  // Every part of the report, not only the configuration: an engine's status or a discovery error
+  // may quote an address with its credentials.
+  return json({ report: redactUrlCredentials(JSON.stringify(report, null, 2)) }, { headers: { "Cache-Control": "no-store" } });
 }

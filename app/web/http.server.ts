@@ -52,6 +52,27 @@ export function queryObject(url: URL): Record<string, string> {
   return Object.fromEntries(url.searchParams.entries());
 }
 
+const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i;
+
+/**
+ * The body of a form post. Anything else (JSON, XML, no Content-Type, a broken multipart body) is
+ * answered 400 with a message, never the parser's TypeError: the portal's forms always send one
+ * of the two form types, so another body is a scanner or a mistake, not a user to help.
+ */
+export async function readForm(request: Request): Promise<FormData> {
+  const unreadable = () =>
+    new Response(JSON.stringify({ message: "This form could not be read. Go back to the page and try again." }), {
+      status: 400,
+      headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
+    });
+  if (!FORM_TYPES.test(request.headers.get("Content-Type") ?? "")) throw unreadable();
+  try {
+    return await request.formData();
+  } catch {
+    throw unreadable();
+  }
+}
+
 export function parseQuery<S extends z.ZodType>(schema: S, url: URL): z.infer<S> {
   const result = schema.safeParse(queryObject(url));
   if (!result.success) throw badRequest(describeZodError(result.error));

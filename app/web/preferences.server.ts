@@ -5,6 +5,7 @@ import { safePath } from "~/lib/safe-path";
 import { services } from "~/registry.server";
 import { HOME_PATH } from "~/search/paths";
 import { portalCookie } from "./cookie.server";
+import { readForm } from "./http.server";
 
 /**
  * The theme and lite-mode cookies (docs/decisions/016): read for every document, set by the
@@ -46,7 +47,7 @@ function backOf(form: FormData): string {
  * the current mode. Back to the page the form was on.
  */
 export async function changeTheme(request: Request): Promise<Response> {
-  const form = await request.formData();
+  const form = await readForm(request);
   const asked = form.get("mode");
   const mode: ThemeMode = isThemeMode(asked) ? asked : toggledTheme((await readPreferences(request)).theme);
   return seeOther(backOf(form), await themeCookie.serialize(mode));
@@ -54,7 +55,7 @@ export async function changeTheme(request: Request): Promise<Response> {
 
 /** POST /lite: `lite=1` turns lite mode on, anything else off. Back to the page the form was on. */
 export async function changeLite(request: Request): Promise<Response> {
-  const form = await request.formData();
+  const form = await readForm(request);
   return seeOther(backOf(form), await liteCookieHeader(form.get(LITE_PARAM) === "1"));
 }
 

@@ -133,6 +133,7 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
       response: answer.value,
       config,
       facetTerms: facetTermsOf(url.searchParams),
+      imageHosts: settings.imageHosts,
       ...(queryId ? { queryId } : {}),
     });
     // A search, not the home page's list nor a dialog or a facet's value search over the same results.

@@ -6,6 +6,7 @@
  * The suite's own server has sign-in off; the tests that need sign-in, limits or debug pages off
  * start portals of their own (and the test identity provider) and stop them afterwards.
  */
+import { spawnSync } from "node:child_process";
 import http from "node:http";
 import { createCookie } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +20,7 @@ import { get, url } from "./server";
 /** scripts/e2e-server.mjs's session secret for portals with sign-in on. */
 const SESSION_SECRET = "a-session-secret-for-the-tests-only";
 const FUSION_API_KEY = "fusion-api-key-for-the-tests-only";
+const FUSION_PASSWORD = "fusion-password-for-the-tests-only";
 const EVIL = "evil.example";
 
 
@@ -75,6 +77,13 @@ function raw(target: string, method: string, headers: Record<string, string> = {
   });
 }
 
+/** Bodies that are no form: what a scanner sends to a form's address. */
+const NOT_FORMS: [string, Record<string, string>, string][] = [
+  ["JSON", { "Content-Type": "application/json" }, '{"mode":"dark"}'],
+  ["XML", { "Content-Type": "application/xml" }, "<mode>dark</mode>"],
+  ["no Content-Type", {}, "mode=dark"],
+  ["a multipart type without its boundary", { "Content-Type": "multipart/form-data" }, "mode=dark"],
+];
 let item: string;
 
 beforeAll(async () => {
@@ -212,6 +221,22 @@ describe("cross-site POSTs and methods", () => {
     expect(response.status).toBeLessThan(500);
   });
 
+  for (const path of ["/theme", "/lite"]) {
+    it.each(NOT_FORMS)(`POST ${path} with %s answers 400 with a message, not 500`, async (_what, headers, body) => {
+      const response = await get(path, { method: "POST", headers, body, redirect: "manual" });
+      expect(response.status).toBe(400);
+      const text = await response.text();
+      expect(text).toContain("This form could not be read.");
+      expect(text).not.toMatch(/TypeError|\bat \S+ \(/);
+    });
+  }
+
+  it("POST /theme with a form still sets the theme and goes back", async () => {
+    const response = await get("/theme", { method: "POST", body: new URLSearchParams({ mode: "dark", back: "/crib-search" }), redirect: "manual" });
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe("/crib-search");
+  });
+
   it.each(["TRACE", "PUT", "DELETE"])("%s gets 405 with Allow", async (method) => {
     const response = await raw(url("/crib-search"), method);
     expect(response.status).toBe(405);
@@ -236,6 +261,47 @@ describe("sign-in off", () => {
   });
 });
 
+describe("a partial sign-in configuration", () => {
+  it.each([
+    ["the issuer without a client id", { OIDC_ISSUER: "https://idp.example.com", SESSION_SECRET }, "OIDC_CLIENT_ID"],
+    ["a misspelt client id", { OIDC_ISSUER: "https://idp.example.com", OIDC_CLIENTID: "crib-search", SESSION_SECRET }, "OIDC_CLIENTID"],
+    ["a client secret alone", { OIDC_CLIENT_SECRET: CLIENT_SECRET }, "OIDC_ISSUER"],
+  ])("stops the start, naming what is wrong: %s", async (_what, env, named) => {
+    const port = await freePort();
+    // The server itself, not the test launcher (which clears the machine's sign-in variables).
+    const server = spawnSync(process.execPath, ["scripts/serve.mjs", "build/index.js"], {
+      env: { PATH: process.env.PATH, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", WEB_CONCURRENCY: "1", CATALOG_DB: cacheDb("partial-sign-in.db"), ...env },
+      encoding: "utf8",
+      // A portal that starts anyway serves until it is stopped: that is the failure.
+      timeout: 60_000,
+    });
+    expect(server.status, "the server's exit code").not.toBe(0);
+    expect(server.status, "it stopped by itself").not.toBeNull();
+    expect(server.stderr).toMatch(new RegExp(`^  ${named}: `, "m"));
+  });
+});
+
+describe("the debug pages by default", () => {
+  let portal: TestPortal;
+
+  beforeAll(async () => {
+    // Sign-in on (nothing listens at the issuer: these pages never ask it), DEBUG_PAGES unset.
+    portal = await startPortal({ E2E_CATALOG_DB: cacheDb("debug-default.db"), E2E_SAMPLE_ITEMS: "50", E2E_OIDC_ISSUER: `http://127.0.0.1:${await freePort()}` });
+  }, 150_000);
+
+  afterAll(async () => {
+    await portal?.stop();
+  });
+
+  it.each(["/debug", "/okta-debug"])("%s is not there in production with sign-in on", async (path) => {
+    expect((await fetch(`${portal.url}${path}`)).status).toBe(404);
+  });
+
+  it.each(["/debug", "/okta-debug"])("%s is there without sign-in", async (path) => {
+    expect((await get(path)).status).toBe(200);
+  });
+});
+
 describe("a portal with sign-in on", () => {
   let idp: TestIdp;
   let portal: TestPortal;
@@ -249,8 +315,11 @@ describe("a portal with sign-in on", () => {
       {
         E2E_OIDC_ISSUER: idp.issuer,
         E2E_CATALOG_DB: cacheDb("sso.db"),
-        E2E_FUSION_URL: `http://127.0.0.1:${await freePort()}`,
+        // An address with credentials in it, as operators write them: the password is a secret too.
+        E2E_FUSION_URL: `http://svc:${FUSION_PASSWORD}@127.0.0.1:${await freePort()}`,
         FUSION_API_KEY,
+        // Off by default in production with sign-in on.
+        DEBUG_PAGES: "true",
       },
       port,
     );
@@ -297,6 +366,14 @@ describe("a portal with sign-in on", () => {
     }
   });
 
+  it.each(NOT_FORMS)("POST /logout with %s answers 400 with a message, and nothing is logged as a failure", async (_what, headers, body) => {
+    const before = portal.output().length;
+    const response = await fetch(sso("/logout"), { method: "POST", headers, body, redirect: "manual" });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("This form could not be read.");
+    expect(portal.output().slice(before)).not.toMatch(/TypeError|\n\s+at /);
+  });
+
   it.each(["/debug", "/okta-debug"])("%s shows the configuration without a secret", async (path) => {
     const response = await fetch(sso(path));
     expect(response.status).toBe(200);
@@ -305,7 +382,8 @@ describe("a portal with sign-in on", () => {
     expect(html).toContain("crib-search");
     expect(html).toContain(idp.issuer);
     expect(html).toContain("[redacted]");
-    for (const secret of [CLIENT_SECRET, SESSION_SECRET, FUSION_API_KEY]) expect(html).not.toContain(secret);
+    for (const secret of [CLIENT_SECRET, SESSION_SECRET, FUSION_API_KEY, FUSION_PASSWORD]) expect(html).not.toContain(secret);
+    expect(html).toContain("http://[redacted]@127.0.0.1:");
   });
 });
 

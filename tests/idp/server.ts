@@ -8,7 +8,14 @@
  * `tamper-nonce`, `tamper-no-nonce`, `tamper-expired`, `tamper-signature`, `tamper-none`) gets a
  * token wrong in that way; everyone else an honest one. Tests can so run side by side.
  *
- *   npx tsx tests/idp/server.ts --port 3180 --portal http://127.0.0.1:3103
+ * Variants, for the ways real providers differ:
+ * - `refreshTokens`: `offline_access` (the default, as Okta: a refresh token only when the sign-in
+ *   asked for that scope), `always`, or `never` (offline_access not even offered);
+ * - `rotateRefreshTokens`: every renewal spends the refresh token and gives a new one, and a spent
+ *   one presented again revokes the whole grant (oidc-provider's reuse detection);
+ * - `hang(paths)`: from then on, requests to those paths are never answered (a provider that hangs).
+ *
+ *   npx tsx tests/idp/server.ts --port 3180 --portal http://127.0.0.1:3103 [--refresh-tokens never] [--rotate]
  */
 import { exportJWK, generateKeyPair, SignJWT, decodeJwt, type JWK } from "jose";
 import Provider from "oidc-provider";
@@ -20,10 +27,28 @@ export type TamperMode = (typeof TAMPER_MODES)[number];
 
 export interface TestIdp {
   issuer: string;
+  /** Requests to these paths (`/token`, `/jwks`, `/me`, discovery's) hang from now on; none stops it. */
+  hang(...paths: string[]): void;
+  /** …and are answered again. */
+  answer(...paths: string[]): void;
   close(): Promise<void>;
 }
 
-export async function startIdp(options: { port: number; portals: string[]; accessTokenTtl?: number }): Promise<TestIdp> {
+export type RefreshTokens = "offline_access" | "always" | "never";
+
+export interface IdpOptions {
+  port: number;
+  portals: string[];
+  /** Seconds. */
+  accessTokenTtl?: number;
+  refreshTokens?: RefreshTokens;
+  rotateRefreshTokens?: boolean;
+}
+
+export const DISCOVERY_PATH = "/.well-known/openid-configuration";
+
+export async function startIdp(options: IdpOptions): Promise<TestIdp> {
+  const refreshTokens = options.refreshTokens ?? "offline_access";
   const issuer = `http://127.0.0.1:${options.port}`;
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
   const jwk: JWK = { ...(await exportJWK(privateKey)), kid: "test-key", alg: "RS256", use: "sig" };
@@ -45,11 +70,12 @@ export async function startIdp(options: { port: number; portals: string[]; acces
     pkce: { required: () => true },
     cookies: { keys: ["test-idp-cookie-key"], names: { session: "idp_session", interaction: "idp_interaction", resume: "idp_resume" } },
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "given_name", "family_name", "groups"] },
-    scopes: ["openid", "profile", "email", "offline_access"],
+    scopes: ["openid", "profile", "email", ...(refreshTokens === "never" ? [] : ["offline_access"])],
     features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true } },
     ttl: { AccessToken: options.accessTokenTtl ?? 3600, IdToken: 3600 },
-    // A refresh token for every sign-in, so the portal can renew its tokens.
-    issueRefreshToken: async () => true,
+    issueRefreshToken: async (_ctx, client, code) =>
+      refreshTokens === "always" || (refreshTokens === "offline_access" && client.grantTypeAllowed("refresh_token") && code.scopes.has("offline_access")),
+    ...(options.rotateRefreshTokens === undefined ? {} : { rotateRefreshToken: () => options.rotateRefreshTokens! }),
     async findAccount(_ctx, sub) {
       return {
         accountId: sub,
@@ -61,7 +87,15 @@ export async function startIdp(options: { port: number; portals: string[]; acces
   });
   provider.proxy = false;
 
+  const hanging = new Set<string>();
   provider.use(async (ctx, next) => {
+    // oidc-provider keeps offline_access only with prompt=consent (OpenID Connect Core §11); Okta
+    // and others do without. Adding it here makes the stand-in one of those.
+    if (ctx.path === "/auth" && /\boffline_access\b/.test(String(ctx.query.scope ?? "")) && !ctx.query.prompt) {
+      ctx.querystring = `${ctx.querystring}&prompt=consent`;
+    }
+    // Never answered: the connection stays open until the client gives up or the provider closes.
+    if (hanging.has(ctx.path)) return new Promise<void>(() => undefined);
     await next();
     if (ctx.path !== "/token" || !ctx.body || typeof ctx.body !== "object" || !("id_token" in ctx.body)) return;
     const body = ctx.body as { id_token: string };
@@ -88,7 +122,14 @@ export async function startIdp(options: { port: number; portals: string[]; acces
   await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
   return {
     issuer,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    hang: (...paths) => paths.forEach((path) => hanging.add(path)),
+    answer: (...paths) => paths.forEach((path) => hanging.delete(path)),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Hung requests would keep it open for ever.
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -100,6 +141,12 @@ function arg(name: string): string | undefined {
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\/tests\//, "/tests/"))) {
   const port = Number(arg("port") ?? 3180);
   const portals = (arg("portal") ?? "http://127.0.0.1:3103").split(",");
-  const idp = await startIdp({ port, portals, accessTokenTtl: Number(arg("access-token-ttl") ?? 3600) });
+  const idp = await startIdp({
+    port,
+    portals,
+    accessTokenTtl: Number(arg("access-token-ttl") ?? 3600),
+    refreshTokens: (arg("refresh-tokens") ?? "offline_access") as RefreshTokens,
+    ...(process.argv.includes("--rotate") ? { rotateRefreshTokens: true } : {}),
+  });
   console.log(`Test identity provider at ${idp.issuer}`);
 }

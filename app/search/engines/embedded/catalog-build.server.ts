@@ -34,8 +34,12 @@ export function commitTempFile(tempPath: string, target: string): void {
   fs.renameSync(tempPath, target);
 }
 
+/** SQLite's files beside a database: a killed writer leaves its journal (or WAL) behind. */
+const SIDE_FILES = ["-journal", "-wal", "-shm"];
+
+/** Removes `file` and the journal files SQLite may have left beside it. */
 export function removeIfExists(file: string): void {
-  fs.rmSync(file, { force: true });
+  for (const suffix of ["", ...SIDE_FILES]) fs.rmSync(`${file}${suffix}`, { force: true });
 }
 
 /**
@@ -57,7 +61,7 @@ export function removeStaleTempFiles(target: string): void {
     return;
   }
   for (const name of names) {
-    if (!name.startsWith(prefix) || !/^\d+-[0-9a-f]+$/.test(name.slice(prefix.length))) continue;
+    if (!name.startsWith(prefix) || !/^\d+-[0-9a-f]+(-journal|-wal|-shm)?$/.test(name.slice(prefix.length))) continue;
     const file = path.join(dir, name);
     try {
       if (Date.now() - fs.statSync(file).mtimeMs > STALE_AFTER_MS) removeIfExists(file);
