@@ -98,14 +98,26 @@ export class Auth {
   }
 
   /** Starts a session for a finished sign-in: a new id, whatever the browser had before. */
-  async begin(user: User, tokens: SessionRecord["tokens"], previous: Request): Promise<string[]> {
+  async begin(user: User, tokens: SessionRecord["tokens"], previous: Request, providerSid?: string): Promise<string[]> {
     const old = await this.sessionCookie.parse(previous.headers.get("Cookie"));
     if (typeof old === "string") await this.store.delete(old);
     const id = randomBytes(32).toString("base64url");
     const now = this.now();
-    const record: SessionRecord = { user, tokens, createdAt: now, lastSeenAt: now };
+    const record: SessionRecord = { user, tokens, createdAt: now, lastSeenAt: now, ...(providerSid ? { providerSid } : {}) };
     await this.store.set(id, record, this.expiresAt(record));
     return [await this.sessionCookie.serialize(id)];
+  }
+
+  /** The user id of a session cookie's session, for the rate limits; null when the cookie is none of ours or its session has ended. */
+  async userIdOf(cookieHeader: string | null): Promise<string | null> {
+    const id: unknown = await this.sessionCookie.parse(cookieHeader);
+    if (typeof id !== "string" || id.length < 20) return null;
+    return (await this.store.get(id))?.user.id ?? null;
+  }
+
+  /** Back-channel logout: the provider ended a user's session there; returns how many of the portal's ended with it. */
+  endForProvider(order: { sub?: string; sid?: string }): Promise<number> {
+    return this.store.deleteForUser({ ...(order.sub ? { userId: order.sub } : {}), ...(order.sid ? { providerSid: order.sid } : {}) });
   }
 
   /** Ends the request's session; the answer's Set-Cookie removes the cookie. */

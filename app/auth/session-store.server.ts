@@ -11,6 +11,8 @@ export interface SessionRecord {
   /** Milliseconds since the epoch. */
   createdAt: number;
   lastSeenAt: number;
+  /** The identity provider's session (the ID token's `sid`), which its back-channel logout names. */
+  providerSid?: string;
 }
 
 export interface SessionTokens {
@@ -22,18 +24,23 @@ export interface SessionTokens {
 }
 
 /**
- * Where sessions live. SQLite by default; a deployment with several portal replicas plugs in a
- * shared store (Redis, a database) behind the same four calls.
+ * Where sessions live: a SQLite file by default, PostgreSQL when replicas share one
+ * (session-store-pg.server.ts), behind these few calls.
  */
 export interface SessionStore {
   get(id: string): Promise<SessionRecord | null>;
   set(id: string, record: SessionRecord, expiresAt: number): Promise<void>;
   delete(id: string): Promise<void>;
   touch(id: string, lastSeenAt: number, expiresAt: number): Promise<void>;
+  /**
+   * Ends sessions at the provider's word (back-channel logout): a user's, those of one provider
+   * session, or that session's of that user. Returns how many.
+   */
+  deleteForUser(order: { userId?: string; providerSid?: string }): Promise<number>;
 }
 
 /** Ids are kept hashed: a copy of the store holds no cookie anyone could present. */
-const key = (id: string) => createHash("sha256").update(id).digest("base64url");
+export const key = (id: string) => createHash("sha256").update(id).digest("base64url");
 
 /** Sessions in a SQLite file of their own (never the catalogue, which imports replace). */
 export class SqliteSessionStore implements SessionStore {
@@ -68,6 +75,17 @@ export class SqliteSessionStore implements SessionStore {
 
   async delete(id: string): Promise<void> {
     this.db.prepare("DELETE FROM sessions WHERE key = ?").run(key(id));
+  }
+
+  async deleteForUser({ userId, providerSid }: { userId?: string; providerSid?: string }): Promise<number> {
+    if (!userId && !providerSid) return 0;
+    return this.db
+      .prepare("DELETE FROM sessions WHERE (?1 IS NULL OR json_extract(record, '$.user.id') = ?1) AND (?2 IS NULL OR json_extract(record, '$.providerSid') = ?2)")
+      .run(userId ?? null, providerSid ?? null).changes;
+  }
+
+  close(): void {
+    this.db.close();
   }
 
   async touch(id: string, lastSeenAt: number, expiresAt: number): Promise<void> {

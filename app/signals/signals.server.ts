@@ -1,8 +1,9 @@
-import { randomUUID } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import { SignalForwarder, type ForwarderOptions } from "./forwarder.server";
 import { SignalSchema, type ClientSignal, type Signal, type SignalInput } from "./model.server";
-import { dayOf, SqliteSignalStore } from "./store.server";
+import type { Admission, GateItem, PgSharedSignals } from "./shared-pg.server";
+import { dayOf, SqliteSignalStore, type AnalyticsReport } from "./store.server";
 
 export type { Signal, SignalInput } from "./model.server";
 
@@ -29,6 +30,10 @@ export interface SignalsOptions {
   repeatWindowMs?: number;
   /** signals.jsonl of earlier versions, imported once when present. */
   legacyLog?: string;
+  /** What replicas share (DATABASE_URL): the repeat and per-minute checks, the analytics totals, the cookie's key. */
+  shared?: PgSharedSignals | null;
+  /** The secret every derived key comes from (SESSION_SECRET): the same on every replica. */
+  keySecret?: string;
   now?: () => number;
 }
 
@@ -68,12 +73,16 @@ export class Signals {
   private timers: NodeJS.Timeout[] = [];
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly soon: { input: SignalInput; context: SignalContext; resolve: (outcome: Outcome) => void }[] = [];
+  private readonly shared: PgSharedSignals | null;
+  private readonly secrets = new Map<string, string>();
+  private sharedFold: Promise<unknown> | null = null;
 
   constructor(readonly options: SignalsOptions) {
     this.now = options.now ?? Date.now;
     this.perMinute = options.perMinute ?? 120;
     this.repeatWindowMs = options.repeatWindowMs ?? 30 * 60_000;
     this.store = new SqliteSignalStore(options.file);
+    this.shared = options.shared ?? null;
     this.forwarder = options.forwarding ? new SignalForwarder(this.store, { ...options.forwarding, now: this.now }) : null;
     if (options.legacyLog) this.importLegacy(options.legacyLog);
   }
@@ -82,12 +91,35 @@ export class Signals {
     return this.options.enabled;
   }
 
+  /** Loads what must be at hand before the first request: the shared cookie key when no SESSION_SECRET gives one. */
+  async prepare(): Promise<void> {
+    if (this.shared && !this.options.keySecret) this.secrets.set("session-cookie", await this.shared.secret("session-cookie"));
+  }
+
+  /**
+   * A secret key of the signals (the cookie's signature): derived from SESSION_SECRET when it is
+   * set, else the shared store's, else this outbox's own, made on first use.
+   */
+  secret(name: string): string {
+    const known = this.secrets.get(name);
+    if (known) return known;
+    const value = this.options.keySecret
+      ? createHmac("sha256", this.options.keySecret).update(`signals:${name}`).digest("base64url")
+      : this.shared
+        ? (() => {
+            throw new Error(`The shared key "${name}" was not loaded: call prepare() first`);
+          })()
+        : this.store.secret(name);
+    this.secrets.set(name, value);
+    return value;
+  }
+
   /**
    * Records a signal the server has seen happen. A click or view of an item the same identity
    * opened within the repeat window is the one already counted; past the per-minute cap, signals
    * are dropped and counted.
    */
-  record(input: SignalInput, context: SignalContext): Outcome {
+  record(input: SignalInput, context: SignalContext, admission?: Admission): Outcome {
     if (!this.options.enabled) return "off";
     try {
       const now = this.now();
@@ -105,8 +137,11 @@ export class Signals {
       const key = repeatKey(input);
       // The checks and the insert are one transaction: one commit a signal, and no other worker in between.
       const outcome = this.store.atomically((): Outcome => {
-        if (key && this.store.seen(context.identity, key, this.repeatWindowMs, now)) return "repeat";
-        if (!this.allow(context.identity, 1, now)) return "dropped";
+        // Checked in the shared store already, when there is one.
+        if (admission === "repeat") return "repeat";
+        if (admission === "dropped") return "dropped";
+        if (!admission && key && this.store.seen(context.identity, key, this.repeatWindowMs, now)) return "repeat";
+        if (!admission && !this.allow(context.identity, 1, now)) return "dropped";
         this.store.insert([parsed.data], "server");
         return "recorded";
       });
@@ -131,12 +166,13 @@ export class Signals {
     });
   }
 
-  private recordWaiting(): void {
+  private async recordWaiting(): Promise<void> {
     const waiting = this.soon.splice(0);
+    const admissions = await this.admit(waiting.map(({ input, context }) => ({ identity: context.identity, repeatKey: repeatKey(input), n: 1 })));
     let outcomes: Outcome[];
     try {
       // Each signal's own transaction is a savepoint of this one: an error undoes that signal only.
-      outcomes = this.store.atomically(() => waiting.map(({ input, context }) => this.record(input, context)));
+      outcomes = this.store.atomically(() => waiting.map(({ input, context }, i) => this.record(input, context, admissions?.[i])));
     } catch (error) {
       console.error("Signals could not be recorded:", error);
       outcomes = waiting.map(() => "invalid");
@@ -148,11 +184,31 @@ export class Signals {
    * Stores a browser's batch (already validated) under the server's session and user: a replayed
    * batch stores nothing twice. Returns how many were new, or null when the identity is over its cap.
    */
-  acceptFromClient(signals: readonly ClientSignal[], context: SignalContext): number | null {
+  async acceptFromClient(signals: readonly ClientSignal[], context: SignalContext): Promise<number | null> {
     const full = signals.map((s) => SignalSchema.parse({ ...s, sessionId: context.sessionId, userId: context.userId }));
-    const added = this.store.atomically(() => (this.allow(context.identity, signals.length, this.now()) ? this.store.insert(full, "client") : null));
+    const admission = (await this.admit([{ identity: context.identity, repeatKey: null, n: signals.length }]))?.[0];
+    if (admission === "dropped") return null;
+    const added = this.store.atomically(() => (admission === "ok" || this.allow(context.identity, signals.length, this.now()) ? this.store.insert(full, "client") : null));
     if (added) this.forwarder?.kick();
     return added;
+  }
+
+  /**
+   * The shared repeat and per-minute checks, and the drops counted there; undefined without a
+   * shared store, or while it fails (then this replica's own checks decide, as on one machine).
+   */
+  private async admit(items: GateItem[]): Promise<Admission[] | undefined> {
+    if (!this.shared) return undefined;
+    const now = this.now();
+    try {
+      const admissions = await this.shared.gate(items, this.repeatWindowMs, this.perMinute, now);
+      const dropped = items.reduce((sum, item, i) => sum + (admissions[i] === "dropped" ? item.n : 0), 0);
+      if (dropped) void this.shared.countDropped(dayOf(now), dropped).catch((error: unknown) => console.error("Dropped signals could not be counted:", error));
+      return admissions;
+    } catch (error) {
+      console.error("The shared signal checks failed; checked by this replica alone:", error instanceof Error ? error.message : error);
+      return undefined;
+    }
   }
 
   /**
@@ -180,11 +236,50 @@ export class Signals {
     await this.forwarder?.stop();
   }
 
+  /**
+   * A stopping server's last work: sends what the outbox holds to Fusion for at most `ms`, then
+   * stops forwarding and folds into the shared totals what is left. What is not sent by then stays
+   * in the outbox for the next start.
+   */
+  async drain(ms: number): Promise<void> {
+    for (const timer of this.timers.splice(0)) clearInterval(timer);
+    const deadline = Date.now() + ms;
+    if (this.forwarder) {
+      await this.forwarder.stop();
+      while (Date.now() < deadline && this.store.pendingCount() > 0) {
+        const wait = await Promise.race([this.forwarder.step(), new Promise<number>((resolve) => setTimeout(() => resolve(-1), Math.max(0, deadline - Date.now())).unref())]);
+        // Fusion refuses or does not answer: the rest waits in the outbox.
+        if (wait !== 0 && this.store.pendingCount() > 0) break;
+      }
+    }
+    this.fold();
+    await this.foldShared();
+  }
+
+  /** The analytics of the days `from`..`to`: every replica's when the store is shared, with this replica's newest signals folded in first. */
+  async report(from: string, to: string, limit: number): Promise<AnalyticsReport> {
+    if (!this.shared) return this.store.report(from, to, limit);
+    await this.foldShared();
+    return this.shared.report(from, to, limit);
+  }
+
+  /** Folds this replica's new signals into the shared totals; one fold at a time per process, never throws. */
+  foldShared(): Promise<unknown> {
+    const shared = this.shared;
+    if (!shared || !this.options.enabled) return Promise.resolve();
+    this.sharedFold ??= shared
+      .fold(this.store.secret("outbox-id"), this.store)
+      .catch((error: unknown) => console.error("Signals could not be folded into the shared analytics:", error instanceof Error ? error.message : error))
+      .finally(() => (this.sharedFold = null));
+    return this.sharedFold;
+  }
+
   /** Folds new signals into the analytics totals, then checkpoints the WAL: the background work of a server process. */
   fold(): number {
     try {
       const folded = this.store.fold();
       this.store.checkpoint();
+      void this.foldShared();
       return folded;
     } catch (error) {
       console.error("Signals could not be folded into the analytics:", error);
@@ -194,6 +289,9 @@ export class Signals {
 
   prune(): number {
     const now = this.now();
+    this.shared
+      ?.prune(dayOf(now - this.options.retentionDays * 86_400_000), now - this.repeatWindowMs)
+      .catch((error: unknown) => console.error("Shared signals could not be pruned:", error instanceof Error ? error.message : error));
     try {
       return this.store.prune(now - this.options.retentionDays * 86_400_000, { forwarding: this.forwarder !== null, seenBefore: now - this.repeatWindowMs });
     } catch (error) {
