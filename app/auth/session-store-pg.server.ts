@@ -60,7 +60,9 @@ export class PgSessionStore implements SessionStore {
 
   async deleteForUser({ userId, providerSid }: { userId?: string; providerSid?: string }): Promise<number> {
     if (!userId && !providerSid) return 0;
-    const result = await this.pool.query("DELETE FROM sessions WHERE ($1::text IS NULL OR user_id = $1) AND ($2::text IS NULL OR provider_sid = $2)", [
+    const result = await this.pool.query(
+      // A session whose provider session is unknown ends with its user's.
+      "DELETE FROM sessions WHERE ($1::text IS NULL OR user_id = $1) AND ($2::text IS NULL OR provider_sid = $2 OR ($1::text IS NOT NULL AND provider_sid IS NULL))", [
       userId ?? null,
       providerSid ?? null,
     ]);

@@ -80,7 +80,9 @@ export class SqliteSessionStore implements SessionStore {
   async deleteForUser({ userId, providerSid }: { userId?: string; providerSid?: string }): Promise<number> {
     if (!userId && !providerSid) return 0;
     return this.db
-      .prepare("DELETE FROM sessions WHERE (?1 IS NULL OR json_extract(record, '$.user.id') = ?1) AND (?2 IS NULL OR json_extract(record, '$.providerSid') = ?2)")
+      .prepare(
+        // A session whose provider session is unknown ends with its user's.
+        "DELETE FROM sessions WHERE (?1 IS NULL OR json_extract(record, '$.user.id') = ?1) AND (?2 IS NULL OR json_extract(record, '$.providerSid') = ?2 OR (?1 IS NOT NULL AND json_extract(record, '$.providerSid') IS NULL))")
       .run(userId ?? null, providerSid ?? null).changes;
   }
 

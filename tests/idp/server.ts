@@ -23,7 +23,11 @@ export interface TestIdp {
   close(): Promise<void>;
 }
 
-export async function startIdp(options: { port: number; portals: string[]; accessTokenTtl?: number }): Promise<TestIdp> {
+/**
+ * `backchannel`: the first portal is told of every logout at the provider (OpenID Connect
+ * Back-Channel Logout, at `{portal}/backchannel-logout`), and ID tokens name the provider's session (`sid`).
+ */
+export async function startIdp(options: { port: number; portals: string[]; accessTokenTtl?: number; backchannel?: boolean }): Promise<TestIdp> {
   const issuer = `http://127.0.0.1:${options.port}`;
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
   const jwk: JWK = { ...(await exportJWK(privateKey)), kid: "test-key", alg: "RS256", use: "sig" };
@@ -39,14 +43,20 @@ export async function startIdp(options: { port: number; portals: string[]; acces
         grant_types: ["authorization_code", "refresh_token"],
         response_types: ["code"],
         token_endpoint_auth_method: "client_secret_basic",
+        ...(options.backchannel ? { backchannel_logout_uri: `${options.portals[0]}/backchannel-logout`, backchannel_logout_session_required: true } : {}),
       },
     ],
     jwks: { keys: [jwk] },
     pkce: { required: () => true },
+    // Its guard against calls to private addresses would stop the back-channel logout to the portal on 127.0.0.1.
+    fetch: (url: Parameters<typeof fetch>[0], init?: RequestInit) => {
+      const { dispatcher: _guard, ...rest } = (init ?? {}) as RequestInit & { dispatcher?: unknown };
+      return fetch(url, rest);
+    },
     cookies: { keys: ["test-idp-cookie-key"], names: { session: "idp_session", interaction: "idp_interaction", resume: "idp_resume" } },
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "given_name", "family_name", "groups"] },
     scopes: ["openid", "profile", "email", "offline_access"],
-    features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true } },
+    features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true }, backchannelLogout: { enabled: options.backchannel ?? false } },
     ttl: { AccessToken: options.accessTokenTtl ?? 3600, IdToken: 3600 },
     // A refresh token for every sign-in, so the portal can renew its tokens.
     issueRefreshToken: async () => true,
@@ -60,6 +70,8 @@ export async function startIdp(options: { port: number; portals: string[]; acces
     },
   });
   provider.proxy = false;
+  provider.on("backchannel.error", (_ctx, error, client) => console.error(`Test IdP: back-channel logout to ${client.clientId} failed: ${error.message} ${(error as { cause?: Error }).cause?.message ?? ""}`));
+  provider.on("backchannel.success", (_ctx, client) => console.log(`Test IdP: back-channel logout sent to ${client.clientId}`));
 
   provider.use(async (ctx, next) => {
     await next();
