@@ -82,8 +82,8 @@ export class SqliteSessionStore implements SessionStore {
     return this.db
       .prepare(
         // A session whose provider session is unknown ends with its user's.
-        "DELETE FROM sessions WHERE (?1 IS NULL OR json_extract(record, '$.user.id') = ?1) AND (?2 IS NULL OR json_extract(record, '$.providerSid') = ?2 OR (?1 IS NOT NULL AND json_extract(record, '$.providerSid') IS NULL))")
-      .run(userId ?? null, providerSid ?? null).changes;
+        "DELETE FROM sessions WHERE (@user IS NULL OR json_extract(record, '$.user.id') = @user) AND (@sid IS NULL OR json_extract(record, '$.providerSid') = @sid OR (@user IS NOT NULL AND json_extract(record, '$.providerSid') IS NULL))")
+      .run({ user: userId ?? null, sid: providerSid ?? null }).changes;
   }
 
   close(): void {
