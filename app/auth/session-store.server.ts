@@ -104,3 +104,4 @@ export class SqliteSessionStore implements SessionStore {
     this.db.prepare("DELETE FROM sessions WHERE expires_at <= ?").run(now);
   }
 }
+

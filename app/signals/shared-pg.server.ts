@@ -11,7 +11,6 @@ export const SIGNALS_MIGRATIONS: Migration[] = [
       CREATE TABLE IF NOT EXISTS crib_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS signal_seen (identity TEXT NOT NULL, key TEXT NOT NULL, at BIGINT NOT NULL, PRIMARY KEY (identity, key));
       CREATE INDEX IF NOT EXISTS signal_seen_at ON signal_seen (at);
-      CREATE TABLE IF NOT EXISTS signal_minutes (identity TEXT PRIMARY KEY, minute BIGINT NOT NULL, n INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS analytics_queries (
         day TEXT NOT NULL, query TEXT NOT NULL,
         searches BIGINT NOT NULL DEFAULT 0, zero BIGINT NOT NULL DEFAULT 0, clicks BIGINT NOT NULL DEFAULT 0, position_sum BIGINT NOT NULL DEFAULT 0,
@@ -28,14 +27,10 @@ export const SIGNALS_MIGRATIONS: Migration[] = [
   },
 ];
 
-/** What the shared checks say of a signal about to be recorded. */
-export type Admission = "ok" | "repeat" | "dropped";
-
-export interface GateItem {
+export interface RepeatCheck {
   identity: string;
-  /** What makes it the repeat of an earlier one; null when nothing does. */
-  repeatKey: string | null;
-  n: number;
+  /** What makes it the repeat of an earlier one (repeatKey in signals.server.ts). */
+  key: string;
 }
 
 /** The rows of a replica's outbox the shared totals fold in: `seq` order, read from its SQLite file. */
@@ -48,8 +43,9 @@ const FOLD_BATCH = 5000;
 
 /**
  * The part of the usage signals that replicas share through PostgreSQL: the key of the signals
- * cookie (when no SESSION_SECRET gives one), the repeat and per-minute checks (a visitor's pages
- * reach every replica), and the daily totals `/analytics` reads. Each replica keeps its own outbox
+ * cookie (when no SESSION_SECRET gives one), the repeat check (a visitor's pages reach every
+ * replica: a reload on another is still the click already counted), and the daily totals
+ * `/analytics` reads. The per-minute cap of a flood stays each replica's own. Each replica keeps its own outbox
  * (SQLite) and forwarding to Fusion; its background fold adds its new signals to the shared
  * totals, under the outbox's mark in the same transaction, so each signal counts once.
  */
@@ -64,39 +60,19 @@ export class PgSharedSignals {
   }
 
   /**
-   * The repeat check (a key seen for the identity within `windowMs` is a repeat; it is marked seen
-   * now otherwise) and the per-minute cap, for each item in order.
+   * For each check in order, whether its key was seen for its identity within `windowMs`; it is
+   * marked seen now when it was not.
    */
-  async gate(items: readonly GateItem[], windowMs: number, cap: number, now: number): Promise<Admission[]> {
-    const minute = Math.floor(now / 60_000);
-    const out: Admission[] = [];
-    for (const item of items) {
-      if (item.repeatKey) {
-        const fresh = await this.pool.query({
-          name: "signal-seen",
-          text: `INSERT INTO signal_seen (identity, key, at) VALUES ($1, $2, $3)
-            ON CONFLICT (identity, key) DO UPDATE SET at = excluded.at WHERE signal_seen.at <= $4 RETURNING 1`,
-          values: [item.identity, item.repeatKey, now, now - windowMs],
-        });
-        if (fresh.rowCount === 0) {
-          out.push("repeat");
-          continue;
-        }
-      }
-      const admitted =
-        item.n <= cap &&
-        (
-          await this.pool.query({
-            name: "signal-admit",
-            text: `INSERT INTO signal_minutes (identity, minute, n) VALUES ($1, $2, $3)
-              ON CONFLICT (identity) DO UPDATE SET
-                n = CASE WHEN signal_minutes.minute = excluded.minute THEN signal_minutes.n + excluded.n ELSE excluded.n END,
-                minute = excluded.minute
-              WHERE signal_minutes.minute <> excluded.minute OR signal_minutes.n + excluded.n <= $4 RETURNING 1`,
-            values: [item.identity, minute, item.n, cap],
-          })
-        ).rowCount === 1;
-      out.push(admitted ? "ok" : "dropped");
+  async repeats(checks: readonly RepeatCheck[], windowMs: number, now: number): Promise<boolean[]> {
+    const out: boolean[] = [];
+    for (const check of checks) {
+      const fresh = await this.pool.query({
+        name: "signal-seen",
+        text: `INSERT INTO signal_seen (identity, key, at) VALUES ($1, $2, $3)
+          ON CONFLICT (identity, key) DO UPDATE SET at = excluded.at WHERE signal_seen.at <= $4 RETURNING 1`,
+        values: [check.identity, check.key, now, now - windowMs],
+      });
+      out.push(fresh.rowCount === 0);
     }
     return out;
   }
@@ -228,10 +204,9 @@ export class PgSharedSignals {
     });
   }
 
-  /** Removes the daily totals before `day` and the repeat and per-minute memory from before `seenBefore`. */
+  /** Removes the daily totals before `day` and the repeat memory from before `seenBefore`. */
   async prune(day: string, seenBefore: number): Promise<void> {
     for (const table of ["analytics_queries", "analytics_items", "analytics_days"]) await this.pool.query(`DELETE FROM ${table} WHERE day < $1`, [day]);
     await this.pool.query("DELETE FROM signal_seen WHERE at < $1", [seenBefore]);
-    await this.pool.query("DELETE FROM signal_minutes WHERE minute < $1", [Math.floor(seenBefore / 60_000)]);
   }
 }

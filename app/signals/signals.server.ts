@@ -2,7 +2,7 @@ import { createHmac, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import { SignalForwarder, type ForwarderOptions } from "./forwarder.server";
 import { SignalSchema, type ClientSignal, type Signal, type SignalInput } from "./model.server";
-import type { Admission, GateItem, PgSharedSignals } from "./shared-pg.server";
+import type { PgSharedSignals } from "./shared-pg.server";
 import { dayOf, SqliteSignalStore, type AnalyticsReport } from "./store.server";
 
 export type { Signal, SignalInput } from "./model.server";
@@ -30,7 +30,7 @@ export interface SignalsOptions {
   repeatWindowMs?: number;
   /** signals.jsonl of earlier versions, imported once when present. */
   legacyLog?: string;
-  /** What replicas share (DATABASE_URL): the repeat and per-minute checks, the analytics totals, the cookie's key. */
+  /** What replicas share (DATABASE_URL): the repeat check, the analytics totals, the cookie's key. */
   shared?: PgSharedSignals | null;
   /** The secret every derived key comes from (SESSION_SECRET): the same on every replica. */
   keySecret?: string;
@@ -76,6 +76,8 @@ export class Signals {
   private readonly shared: PgSharedSignals | null;
   private readonly secrets = new Map<string, string>();
   private sharedFold: Promise<unknown> | null = null;
+  /** The shared store's tables exist (the server prepared the services before listening). */
+  private sharedReady = false;
 
   constructor(readonly options: SignalsOptions) {
     this.now = options.now ?? Date.now;
@@ -94,6 +96,7 @@ export class Signals {
   /** Loads what must be at hand before the first request: the shared cookie key when no SESSION_SECRET gives one. */
   async prepare(): Promise<void> {
     if (this.shared && !this.options.keySecret) this.secrets.set("session-cookie", await this.shared.secret("session-cookie"));
+    this.sharedReady = true;
   }
 
   /**
@@ -119,7 +122,7 @@ export class Signals {
    * opened within the repeat window is the one already counted; past the per-minute cap, signals
    * are dropped and counted.
    */
-  record(input: SignalInput, context: SignalContext, admission?: Admission): Outcome {
+  record(input: SignalInput, context: SignalContext, sharedRepeat?: boolean): Outcome {
     if (!this.options.enabled) return "off";
     try {
       const now = this.now();
@@ -137,11 +140,9 @@ export class Signals {
       const key = repeatKey(input);
       // The checks and the insert are one transaction: one commit a signal, and no other worker in between.
       const outcome = this.store.atomically((): Outcome => {
-        // Checked in the shared store already, when there is one.
-        if (admission === "repeat") return "repeat";
-        if (admission === "dropped") return "dropped";
-        if (!admission && key && this.store.seen(context.identity, key, this.repeatWindowMs, now)) return "repeat";
-        if (!admission && !this.allow(context.identity, 1, now)) return "dropped";
+        // The repeat check was the shared store's, when there is one.
+        if (sharedRepeat ?? (key !== null && this.store.seen(context.identity, key, this.repeatWindowMs, now))) return "repeat";
+        if (!this.allow(context.identity, 1, now)) return "dropped";
         this.store.insert([parsed.data], "server");
         return "recorded";
       });
@@ -168,11 +169,11 @@ export class Signals {
 
   private async recordWaiting(): Promise<void> {
     const waiting = this.soon.splice(0);
-    const admissions = await this.admit(waiting.map(({ input, context }) => ({ identity: context.identity, repeatKey: repeatKey(input), n: 1 })));
+    const repeats = await this.sharedRepeats(waiting.map(({ input, context }) => ({ identity: context.identity, key: repeatKey(input) })));
     let outcomes: Outcome[];
     try {
       // Each signal's own transaction is a savepoint of this one: an error undoes that signal only.
-      outcomes = this.store.atomically(() => waiting.map(({ input, context }, i) => this.record(input, context, admissions?.[i])));
+      outcomes = this.store.atomically(() => waiting.map(({ input, context }, i) => this.record(input, context, repeats?.[i])));
     } catch (error) {
       console.error("Signals could not be recorded:", error);
       outcomes = waiting.map(() => "invalid");
@@ -186,27 +187,26 @@ export class Signals {
    */
   async acceptFromClient(signals: readonly ClientSignal[], context: SignalContext): Promise<number | null> {
     const full = signals.map((s) => SignalSchema.parse({ ...s, sessionId: context.sessionId, userId: context.userId }));
-    const admission = (await this.admit([{ identity: context.identity, repeatKey: null, n: signals.length }]))?.[0];
-    if (admission === "dropped") return null;
-    const added = this.store.atomically(() => (admission === "ok" || this.allow(context.identity, signals.length, this.now()) ? this.store.insert(full, "client") : null));
+    const added = this.store.atomically(() => (this.allow(context.identity, signals.length, this.now()) ? this.store.insert(full, "client") : null));
     if (added) this.forwarder?.kick();
     return added;
   }
 
   /**
-   * The shared repeat and per-minute checks, and the drops counted there; undefined without a
-   * shared store, or while it fails (then this replica's own checks decide, as on one machine).
+   * The shared repeat check of each signal that has a repeat key (undefined for the others); all
+   * undefined without a shared store, or while it fails (then this replica checks alone, as on one
+   * machine). Signals without a key (searches) cost the shared store nothing.
    */
-  private async admit(items: GateItem[]): Promise<Admission[] | undefined> {
-    if (!this.shared) return undefined;
-    const now = this.now();
+  private async sharedRepeats(checks: { identity: string; key: string | null }[]): Promise<(boolean | undefined)[] | undefined> {
+    const keyed = checks.flatMap((check, i) => (check.key === null ? [] : [{ i, identity: check.identity, key: check.key }]));
+    if (!this.shared || !this.sharedReady || keyed.length === 0) return undefined;
     try {
-      const admissions = await this.shared.gate(items, this.repeatWindowMs, this.perMinute, now);
-      const dropped = items.reduce((sum, item, i) => sum + (admissions[i] === "dropped" ? item.n : 0), 0);
-      if (dropped) void this.shared.countDropped(dayOf(now), dropped).catch((error: unknown) => console.error("Dropped signals could not be counted:", error));
-      return admissions;
+      const repeats = await this.shared.repeats(keyed, this.repeatWindowMs, this.now());
+      const out: (boolean | undefined)[] = checks.map(() => undefined);
+      keyed.forEach(({ i }, n) => (out[i] = repeats[n]));
+      return out;
     } catch (error) {
-      console.error("The shared signal checks failed; checked by this replica alone:", error instanceof Error ? error.message : error);
+      console.error("The shared repeat check failed; checked by this replica alone:", error instanceof Error ? error.message : error);
       return undefined;
     }
   }
@@ -218,6 +218,10 @@ export class Signals {
   private allow(identity: string, n: number, now: number): boolean {
     if (this.store.admit(identity, n, this.perMinute, now)) return true;
     this.store.countDropped(dayOf(now), n);
+    // The shared totals have no outbox row of it to fold: counted there at once.
+    if (this.shared && this.sharedReady) {
+      void this.shared.countDropped(dayOf(now), n).catch((error: unknown) => console.error("Dropped signals could not be counted:", error instanceof Error ? error.message : error));
+    }
     return false;
   }
 
@@ -266,7 +270,7 @@ export class Signals {
   /** Folds this replica's new signals into the shared totals; one fold at a time per process, never throws. */
   foldShared(): Promise<unknown> {
     const shared = this.shared;
-    if (!shared || !this.options.enabled) return Promise.resolve();
+    if (!shared || !this.sharedReady || !this.options.enabled) return Promise.resolve();
     this.sharedFold ??= shared
       .fold(this.store.secret("outbox-id"), this.store)
       .catch((error: unknown) => console.error("Signals could not be folded into the shared analytics:", error instanceof Error ? error.message : error))
@@ -289,7 +293,7 @@ export class Signals {
 
   prune(): number {
     const now = this.now();
-    this.shared
+    if (this.sharedReady) this.shared
       ?.prune(dayOf(now - this.options.retentionDays * 86_400_000), now - this.repeatWindowMs)
       .catch((error: unknown) => console.error("Shared signals could not be pruned:", error instanceof Error ? error.message : error));
     try {

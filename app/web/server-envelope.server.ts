@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+import { REQUEST_TOKEN_HEADER } from "~/auth/auth.server";
 import { getConfig } from "~/config.server";
 import { RateLimits } from "~/lib/rate-limits.server";
 import { prepareServices, services } from "~/registry.server";
@@ -56,6 +58,8 @@ export function serverEnvelope() {
     shutdownDrainMs: config.shutdownDrainMs,
     replicaId: config.replicaId,
     async check(request: EnvelopeRequest): Promise<Verdict> {
+      // Only this server names a request's token (signalSession below); a client's is dropped.
+      delete request.headers[REQUEST_TOKEN_HEADER];
       const verdict = verdictOf(request);
       if (verdict.refusal || verdict.charges.length === 0) return verdict;
       const cookie = request.headers.cookie;
@@ -63,8 +67,14 @@ export function serverEnvelope() {
       const refusal = await limits.take(user ? chargesOf({ ...request, user }) : verdict.charges);
       return refusal ? overLimit(verdict, refusal.kind, refusal.retryAfterSeconds) : verdict;
     },
-    /** Usage signals: the session cookie of a first visit and the headers the app reads (signals.server.ts). */
-    signalSession,
+    /**
+     * The headers the app reads (the request's own token, and for usage signals the visitor's
+     * session and address: signals.server.ts) and the signals cookie of a first visit.
+     */
+    signalSession(headers: EnvelopeRequest["headers"], client: string) {
+      const session = signalSession(headers, client);
+      return { ...session, requestHeaders: { ...session.requestHeaders, [REQUEST_TOKEN_HEADER]: randomUUID() } };
+    },
     refuse(request: EnvelopeRequest, verdict: Verdict): Response {
       const requestId = requestIdOf(new Request("http://portal.invalid/", { headers: { "x-request-id": String(request.headers["x-request-id"] ?? "") } }));
       return refusalResponse(request, verdict, requestId, (message, status) => problemPage(message, status, { backHref: HOME_PATH }));

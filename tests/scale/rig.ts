@@ -106,6 +106,8 @@ export async function startHaproxy(servers: { name: string; port: number }[], po
 
 export interface Replica {
   name: string;
+  /** Its data directory (the catalogue, sessions.db, signals.db). */
+  dir: string;
   port: number;
   url: string;
   process: ChildProcess;
@@ -115,8 +117,8 @@ export interface Replica {
 }
 
 /** A replica: the production server on a free port, its data in a directory of its own. */
-export async function startReplica(name: string, env: Record<string, string>): Promise<Replica> {
-  const port = await freePort();
+export async function startReplica(name: string, env: Record<string, string>, port?: number): Promise<Replica> {
+  port ??= await freePort();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `crib-replica-${name}-`));
   const child = spawn(process.execPath, ["scripts/server.mjs", "build/index.js"], {
     cwd: ROOT,
@@ -147,6 +149,7 @@ export async function startReplica(name: string, env: Record<string, string>): P
   );
   return {
     name,
+    dir,
     port,
     url,
     process: child,
@@ -236,11 +239,11 @@ export class Browser {
     return answer;
   }
 
-  /** Follows redirects from `url` (GET) and returns the last answer with its address. */
-  async follow(url: string, options: { method?: string; form?: Record<string, string> } = {}): Promise<Answer & { url: string }> {
+  /** Follows redirects from `url` (GET) and returns the last answer with its address; `until` stops at an address it likes. */
+  async follow(url: string, options: { method?: string; form?: Record<string, string>; until?: (url: string) => boolean } = {}): Promise<Answer & { url: string }> {
     let answer = await this.fetch(url, options);
     let at = url;
-    for (let hops = 0; answer.status >= 300 && answer.status < 400 && answer.headers.location; hops++) {
+    for (let hops = 0; answer.status >= 300 && answer.status < 400 && answer.headers.location && !options.until?.(at); hops++) {
       if (hops > 20) throw new Error(`too many redirects from ${url}`);
       at = new URL(answer.headers.location, at).toString();
       answer = await this.fetch(at);
@@ -248,15 +251,20 @@ export class Browser {
     return { ...answer, url: at };
   }
 
-  /** Signs in at the test identity provider's forms, from `start` (a portal page), and returns the page it comes back to. */
-  async signIn(start: string, login = "pat"): Promise<Answer & { url: string }> {
-    let page = await this.follow(start);
+  /**
+   * Signs in at the test identity provider's forms, from `start` (a portal page), and returns the
+   * page it comes back to; with `untilCallback`, the portal's answer to the callback (replicas that
+   * share no sessions would send the browser round again).
+   */
+  async signIn(start: string, login = "pat", options: { untilCallback?: boolean } = {}): Promise<Answer & { url: string }> {
+    const until = options.untilCallback ? (url: string) => new URL(url).pathname === "/callback" : undefined;
+    let page = await this.follow(start, { until });
     for (let step = 0; step < 4 && /\/interaction\//.test(page.url); step++) {
       const action = /<form[^>]*action="([^"]+)"/.exec(page.body)?.[1];
       if (!action) throw new Error(`no form at ${page.url}:\n${page.body.slice(0, 500)}`);
       const form: Record<string, string> = /name="login"/.test(page.body) ? { login, password: "any" } : {};
       for (const [, name, value] of page.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) form[name!] = value!;
-      page = await this.follow(new URL(action, page.url).toString(), { method: "POST", form });
+      page = await this.follow(new URL(action, page.url).toString(), { method: "POST", form, until });
     }
     return page;
   }
