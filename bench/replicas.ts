@@ -56,7 +56,7 @@ try {
     OIDC_CLIENT_SECRET: CLIENT_SECRET,
     SESSION_SECRET: "bench-replicas-session-secret",
     TRUST_PROXY: "127.0.0.1",
-    RATE_LIMIT_PER_MINUTE: "1000000",
+    RATE_LIMIT_PER_MINUTE: process.env.REPLICAS_BENCH_RATE_LIMIT ?? "1000000",
     SAMPLE_ITEMS: "5000",
     ...(shared ? { DATABASE_URL: postgres.url() } : {}),
   });
