@@ -98,7 +98,10 @@ server.on("clientError", (error, socket) => {
 });
 server.on("listening", () => console.log(`[crib-search] http://${process.env.HOST || "localhost"}:${port} (replica ${envelope.replicaId})`));
 
+let stopping = false;
 async function stop(signal) {
+  if (stopping) return;
+  stopping = true;
   console.log(`[crib-search] ${signal}: not ready; still serving for ${envelope.shutdownDrainMs} ms`);
   envelope.drain();
   await new Promise((resolve) => setTimeout(resolve, envelope.shutdownDrainMs));
@@ -121,3 +124,5 @@ async function stop(signal) {
   process.exit(0);
 }
 for (const signal of ["SIGTERM", "SIGINT"]) process.once(signal, () => void stop(signal));
+// A worker of scripts/serve.mjs is stopped by its primary, which disconnects it.
+if (process.send) process.once("disconnect", () => void stop("disconnect"));
