@@ -81,7 +81,19 @@ const MIGRATIONS = [...SESSION_MIGRATIONS, ...RATE_LIMIT_MIGRATIONS, ...SIGNALS_
  * What the services need before the first request: with a shared store, its tables (retried
  * while the database is starting, for up to `waitMs`) and the keys kept there.
  */
-export async function prepareServices(s: Services, waitMs = 60_000): Promise<void> {
+export function prepareServices(s: Services, waitMs = 60_000): Promise<void> {
+  let preparing = preparations.get(s);
+  if (!preparing) {
+    preparing = prepare(s, waitMs);
+    preparations.set(s, preparing);
+  }
+  return preparing;
+}
+
+/** Each set of services is prepared once, whoever asks first (the server before listening, or start-up under another server). */
+const preparations = new WeakMap<Services, Promise<void>>();
+
+async function prepare(s: Services, waitMs: number): Promise<void> {
   if (!s.shared) return;
   const deadline = Date.now() + waitMs;
   for (let attempt = 1; ; attempt++) {

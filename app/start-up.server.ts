@@ -1,5 +1,5 @@
 import { ConfigError, getConfig } from "./config.server";
-import { services } from "./registry.server";
+import { prepareServices, services } from "./registry.server";
 import { SearchError } from "./search/errors";
 
 let started = false;
@@ -22,6 +22,9 @@ export function startUp(): void {
     throw error;
   }
   setImmediate(() => {
+    // The shared store's tables and keys: scripts/server.mjs waits for them before it listens; under
+    // another server (`remix dev`) they are ready a moment after start.
+    prepareServices(services()).catch((error: unknown) => console.error("The shared store could not be prepared:", error instanceof Error ? error.message : error));
     // Usage signals: forwarding to Fusion and pruning run in every server process (the outbox is shared).
     try {
       services().signals.start();
