@@ -104,15 +104,12 @@ export class Signals {
    * set, else the shared store's, else this outbox's own, made on first use.
    */
   secret(name: string): string {
-    const known = this.secrets.get(name);
-    if (known) return known;
-    const value = this.options.keySecret
-      ? createHmac("sha256", this.options.keySecret).update(`signals:${name}`).digest("base64url")
-      : this.shared
-        ? (() => {
-            throw new Error(`The shared key "${name}" was not loaded: call prepare() first`);
-          })()
-        : this.store.secret(name);
+    let value = this.secrets.get(name);
+    if (value) return value;
+    if (this.options.keySecret) value = createHmac("sha256", this.options.keySecret).update(`signals:${name}`).digest("base64url");
+    // A key of this replica's own would differ from the others': the shared one must be loaded first.
+    else if (this.shared) throw new Error(`The shared key "${name}" was not loaded: call prepare() first`);
+    else value = this.store.secret(name);
     this.secrets.set(name, value);
     return value;
   }
@@ -185,7 +182,7 @@ export class Signals {
    * Stores a browser's batch (already validated) under the server's session and user: a replayed
    * batch stores nothing twice. Returns how many were new, or null when the identity is over its cap.
    */
-  async acceptFromClient(signals: readonly ClientSignal[], context: SignalContext): Promise<number | null> {
+  acceptFromClient(signals: readonly ClientSignal[], context: SignalContext): number | null {
     const full = signals.map((s) => SignalSchema.parse({ ...s, sessionId: context.sessionId, userId: context.userId }));
     const added = this.store.atomically(() => (this.allow(context.identity, signals.length, this.now()) ? this.store.insert(full, "client") : null));
     if (added) this.forwarder?.kick();

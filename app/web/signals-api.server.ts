@@ -66,7 +66,7 @@ export function signalsApi(request: Request) {
     const signals = services().signals;
     if (!signals.enabled) return apiData({ stored: 0, duplicates: 0, enabled: false }, requestId, { status: 202 });
     const context = await signalContextOf(request);
-    const stored = await signals.acceptFromClient(parsed.data.signals, context);
+    const stored = signals.acceptFromClient(parsed.data.signals, context);
     if (stored === null) {
       return apiError("Too many signals from this session. Please wait a moment.", 429, requestId);
     }
