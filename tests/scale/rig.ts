@@ -30,7 +30,6 @@ const haproxy = () => (spawnSync("sh", ["-c", "command -v haproxy"], { stdio: "i
 
 export interface Postgres {
   url(database?: string): string;
-  query(sql: string): void;
   stop(): void;
 }
 
@@ -49,7 +48,6 @@ export async function startPostgres(): Promise<Postgres> {
   run(["pg_ctl", "-D", path.join(dir, "data"), "-l", path.join(dir, "log"), "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, "-w", "start"]);
   return {
     url: (database = "postgres") => `postgres://postgres@127.0.0.1:${port}/${database}`,
-    query: (sql) => void run(["psql", "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-v", "ON_ERROR_STOP=1", "-c", sql]),
     stop() {
       const [command, rest] = pgCommand(["pg_ctl", "-D", path.join(dir, "data"), "-m", "immediate", "stop"]);
       spawnSync(command, rest);
