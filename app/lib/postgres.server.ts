@@ -22,6 +22,10 @@ export function createPool(url: string, options: { max?: number } = {}): pg.Pool
     query_timeout: QUERY_TIMEOUT_MS,
     idleTimeoutMillis: 30_000,
     application_name: "crib-search",
+    // A page's writes (its rate-limit count, a session's touch) must not wait for the disk: a
+    // database crash may then lose its last fraction of a second of commits, whole transactions
+    // only, which costs a count or a sign-in at worst and never leaves the totals inconsistent.
+    options: "-c synchronous_commit=off",
   });
   // An idle client that loses its connection (a database restart) is dropped by the pool; without
   // a listener the error would end the process.
