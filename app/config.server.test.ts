@@ -169,3 +169,44 @@ describe("signals and widgets settings", () => {
     expect(() => parseConfig({ SIGNALS_RETENTION_DAYS: "0" })).toThrow(/SIGNALS_RETENTION_DAYS/);
   });
 });
+
+// Several replicas behind a proxy (issue 27).
+describe("replica settings", () => {
+  it("trust no proxy, share nothing and stop at once by default", () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({ trustProxy: false, shutdownDrainMs: 0, rateLimits: { beaconsPerMinute: 300 } });
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.keySecret).toBeUndefined();
+    expect(config.replicaId).toMatch(/.+-\d+$/);
+  });
+
+  it.each([
+    ["true", true],
+    ["off", false],
+    ["1", 1],
+    ["loopback", ["loopback"]],
+    ["10.0.0.0/8, 127.0.0.1,uniquelocal", ["10.0.0.0/8", "127.0.0.1", "uniquelocal"]],
+    ["::1,fd00::/8", ["::1", "fd00::/8"]],
+  ])("read TRUST_PROXY=%s as Express's trust proxy", (raw, expected) => {
+    expect(parseConfig({ TRUST_PROXY: raw }).trustProxy).toEqual(expected);
+  });
+
+  it.each(["10.0.0.0/33", "proxy.example.com", "1.2.3", "99", "loopback,, nope"])("refuse TRUST_PROXY=%s, naming it", (raw) => {
+    expect(() => parseConfig({ TRUST_PROXY: raw })).toThrow(/TRUST_PROXY/);
+  });
+
+  it("take a postgres URL, a drain time and a replica name, and refuse others", () => {
+    expect(parseConfig({ DATABASE_URL: "postgres://crib@db:5432/crib", SHUTDOWN_DRAIN_MS: "5000", REPLICA_ID: "web-1" })).toMatchObject({
+      databaseUrl: "postgres://crib@db:5432/crib",
+      shutdownDrainMs: 5000,
+      replicaId: "web-1",
+    });
+    expect(() => parseConfig({ DATABASE_URL: "mysql://db/crib" })).toThrow(/DATABASE_URL: expected a postgres:\/\/ URL/);
+    expect(() => parseConfig({ SHUTDOWN_DRAIN_MS: "-1" })).toThrow(/SHUTDOWN_DRAIN_MS/);
+    expect(() => parseConfig({ REPLICA_ID: "a b" })).toThrow(/REPLICA_ID/);
+  });
+
+  it("derive every key from SESSION_SECRET when it is set, with or without sign-in", () => {
+    expect(parseConfig({ SESSION_SECRET: "a-long-enough-secret" }).keySecret).toBe("a-long-enough-secret");
+  });
+});

@@ -1,3 +1,5 @@
+import { isIP } from "node:net";
+import os from "node:os";
 import { z } from "zod";
 import { ALL_FACET_FIELDS } from "./search/search-config";
 
@@ -35,6 +37,48 @@ const facetName = z.string().transform((name, ctx) => {
   }
   return field;
 });
+
+/**
+ * TRUST_PROXY as Express's `trust proxy` takes it: off, `true` (every hop), a hop count, or a
+ * comma-separated list of addresses, CIDR ranges and the names `loopback`, `linklocal`, `uniquelocal`.
+ */
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address, bits, ...rest] = entry.split("/");
+  const family = isIP(address ?? "");
+  if (!family || rest.length) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+const trustProxy = z.string().transform((raw, ctx): TrustProxy => {
+  const text = raw.trim().toLowerCase();
+  if (["false", "off", "no", "0"].includes(text)) return false;
+  if (["true", "on", "yes"].includes(text)) return true;
+  if (/^\d+$/.test(text)) {
+    if (Number(text) > 20) ctx.addIssue({ code: "custom", message: "a hop count is at most 20" });
+    return Number(text);
+  }
+  const entries = text.split(",").map((part) => part.trim()).filter(Boolean);
+  const bad = entries.filter((entry) => !isProxyEntry(entry));
+  if (entries.length === 0 || bad.length) {
+    ctx.addIssue({ code: "custom", message: `expected true, a hop count, or addresses, CIDR ranges, loopback, linklocal, uniquelocal; not "${bad.join(",") || raw}"` });
+    return z.NEVER;
+  }
+  return entries;
+});
+export type TrustProxy = boolean | number | string[];
+
+const databaseUrl = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      return ["postgres:", "postgresql:"].includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, "expected a postgres:// URL");
 
 /** Every setting of DESIGN.md's configuration table, read once from the environment. */
 export const EnvSchema = z
@@ -82,6 +126,12 @@ export const EnvSchema = z
     FIELD_DISPLAY_ORDER: commaList(z.string().regex(/^[a-z][a-z0-9_]*$/, "expected item field keys such as item_number")).optional(),
     // The company site the footer's links point to.
     SITE_URL: optionalUrl,
+    // Several replicas behind a proxy (issue 27).
+    TRUST_PROXY: trustProxy.optional(),
+    DATABASE_URL: databaseUrl.optional(),
+    BEACON_RATE_LIMIT_PER_MINUTE: z.coerce.number({ error: "expected a whole number" }).int().min(0).max(100_000).default(300),
+    SHUTDOWN_DRAIN_MS: z.coerce.number({ error: "expected a whole number" }).int().min(0).max(600_000).default(0),
+    REPLICA_ID: z.string().trim().regex(/^[A-Za-z0-9._:-]{1,64}$/, "expected up to 64 letters, digits and . _ : -").optional(),
   })
   .superRefine((env, ctx) => {
     if (env.FUSION_URL && !env.FUSION_APP) {
@@ -149,7 +199,20 @@ export interface AppConfig {
   typeaheadEnabled: boolean;
   /** /debug and /okta-debug (secrets are always redacted); unset, off in production with sign-in on. */
   debugPages: boolean;
-  rateLimits: { requestsPerMinute: number; signInsPerMinute: number };
+  rateLimits: { requestsPerMinute: number; signInsPerMinute: number; beaconsPerMinute: number };
+  /** Which proxies' X-Forwarded-For names the client (Express's `trust proxy`); false trusts none. */
+  trustProxy: TrustProxy;
+  /** The shared store of several replicas; unset, SQLite files beside the catalogue. */
+  databaseUrl?: string;
+  /**
+   * Every key the portal derives (the signals cookie's), the same on every replica; from
+   * SESSION_SECRET when set.
+   */
+  keySecret?: string;
+  /** How long a stopping server keeps answering, not ready, so a load balancer notices first. */
+  shutdownDrainMs: number;
+  /** This replica's name in the probes and the log. */
+  replicaId: string;
   /** Origins item images may come from besides the portal. */
   imageHosts: string[];
   /** Unset: the spec's default five facets and display order. */
@@ -216,7 +279,12 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     // The pages show who is signed in and the issuer's set-up: in production, with sign-in on, they
     // are there only when asked for.
     debugPages: e.DEBUG_PAGES ?? !(e.NODE_ENV === "production" && sso !== null),
-    rateLimits: { requestsPerMinute: e.RATE_LIMIT_PER_MINUTE, signInsPerMinute: e.SIGN_IN_RATE_LIMIT_PER_MINUTE },
+    rateLimits: { requestsPerMinute: e.RATE_LIMIT_PER_MINUTE, signInsPerMinute: e.SIGN_IN_RATE_LIMIT_PER_MINUTE, beaconsPerMinute: e.BEACON_RATE_LIMIT_PER_MINUTE },
+    trustProxy: e.TRUST_PROXY ?? false,
+    ...(e.DATABASE_URL ? { databaseUrl: e.DATABASE_URL } : {}),
+    ...(e.SESSION_SECRET ? { keySecret: e.SESSION_SECRET } : {}),
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    replicaId: e.REPLICA_ID ?? `${os.hostname()}-${process.pid}`,
     imageHosts: e.IMAGE_HOSTS ?? [],
     ...(e.FACET_FIELDS ? { facetFields: e.FACET_FIELDS } : {}),
     ...(e.FIELD_DISPLAY_ORDER ? { displayOrder: e.FIELD_DISPLAY_ORDER } : {}),

@@ -6,17 +6,22 @@
  * `installServices`, instead of changing `process.env` and reloading modules.
  */
 import path from "node:path";
+import type pg from "pg";
 import { Auth } from "./auth/auth.server";
 import { OidcClient } from "./auth/oidc.server";
-import { SqliteSessionStore } from "./auth/session-store.server";
+import { PgSessionStore, SESSION_MIGRATIONS } from "./auth/session-store-pg.server";
+import { SqliteSessionStore, type SessionStore } from "./auth/session-store.server";
 import { getConfig, type AppConfig } from "./config.server";
 import { CircuitBreaker } from "./search/circuit-breaker";
 import { BackendEngine } from "./search/engines/backend/backend-engine.server";
 import { ensureCatalog } from "./search/engines/embedded/catalog-build.server";
 import { EmbeddedEngine } from "./search/engines/embedded/embedded-engine.server";
 import { FusionEngine } from "./search/engines/fusion/fusion-engine.server";
+import { createPool, migrate } from "./lib/postgres.server";
+import { RATE_LIMIT_MIGRATIONS } from "./lib/rate-limits.server";
 import { searchConfigWith, type SearchConfig } from "./search/search-config";
 import { SearchService } from "./search/service";
+import { PgSharedSignals, SIGNALS_MIGRATIONS } from "./signals/shared-pg.server";
 import { Signals } from "./signals/signals.server";
 
 export interface Services {
@@ -32,6 +37,10 @@ export interface Services {
   signals: Signals;
   /** Single sign-on; null when it is off, and everyone counts as signed in with no user. */
   auth: Auth | null;
+  /** The PostgreSQL the replicas share (DATABASE_URL); null keeps everything in SQLite files beside the catalogue. */
+  shared: pg.Pool | null;
+  /** Closes what the services hold open (a stopping server's last step). */
+  close(): Promise<void>;
 }
 
 /** Builds the services of one configuration; a missing catalogue file is created from sample data. */
@@ -44,12 +53,65 @@ export function createServices(config: AppConfig): Services {
   const breaker = config.fusion
     ? new CircuitBreaker({ failureThreshold: config.fusion.breakerThreshold, cooldownMs: config.fusion.breakerCooldownMs })
     : new CircuitBreaker();
-  const signals = signalsOf(config);
-  return { config, searchConfig, search: new SearchService(searchConfig, { primary, fallback }, breaker), catalogue, signals, auth: authOf(config) };
+  const shared = config.databaseUrl ? createPool(config.databaseUrl) : null;
+  const signals = signalsOf(config, shared);
+  const sessions = config.sso ? sessionStoreOf(config, shared) : null;
+  return {
+    config,
+    searchConfig,
+    search: new SearchService(searchConfig, { primary, fallback }, breaker),
+    catalogue,
+    signals,
+    auth: sessions ? authOf(config, sessions.store) : null,
+    shared,
+    async close() {
+      await signals.stop();
+      signals.store.close();
+      sessions?.close();
+      catalogue?.close();
+      await shared?.end();
+    },
+  };
+}
+
+/** Every table the shared store holds, made by the first replica to start (migrate() lets the others wait). */
+const MIGRATIONS = [...SESSION_MIGRATIONS, ...RATE_LIMIT_MIGRATIONS, ...SIGNALS_MIGRATIONS];
+
+/**
+ * What the services need before the first request: with a shared store, its tables (retried
+ * while the database is starting, for up to `waitMs`) and the keys kept there.
+ */
+export function prepareServices(s: Services, waitMs = 60_000): Promise<void> {
+  let preparing = preparations.get(s);
+  if (!preparing) {
+    preparing = prepare(s, waitMs);
+    preparations.set(s, preparing);
+  }
+  return preparing;
+}
+
+/** Each set of services is prepared once, whoever asks first (the server before listening, or start-up under another server). */
+const preparations = new WeakMap<Services, Promise<void>>();
+
+async function prepare(s: Services, waitMs: number): Promise<void> {
+  if (!s.shared) return;
+  const deadline = Date.now() + waitMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const applied = await migrate(s.shared, MIGRATIONS);
+      if (applied.length) console.log(`Shared store: ${applied.length} migration(s) applied`);
+      break;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      if (attempt === 1) console.warn(`Shared store not answering yet (${error instanceof Error ? error.message : error}); retrying`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+  await s.signals.prepare();
 }
 
 /** The signals outbox in a file of its own beside the catalogue (imports replace the catalogue's file). */
-function signalsOf(config: AppConfig): Signals {
+function signalsOf(config: AppConfig, shared: pg.Pool | null): Signals {
   const dir = path.dirname(config.catalogDb);
   const { fusion } = config;
   return new Signals({
@@ -58,6 +120,8 @@ function signalsOf(config: AppConfig): Signals {
     retentionDays: config.signalsRetentionDays,
     maxRows: config.signalsMaxRows,
     legacyLog: path.join(dir, "signals.jsonl"),
+    shared: shared ? new PgSharedSignals(shared) : null,
+    ...(config.keySecret ? { keySecret: config.keySecret } : {}),
     forwarding: fusion
       ? { url: fusion.url, collection: fusion.collection ?? fusion.app, ...(fusion.apiKey ? { apiKey: fusion.apiKey } : {}), timeoutMs: Math.min(fusion.timeoutMs, 10_000) }
       : null,
@@ -69,7 +133,14 @@ function embeddedCatalogue(config: AppConfig): EmbeddedEngine {
   return new EmbeddedEngine(config.catalogDb);
 }
 
-function authOf(config: AppConfig): Auth | null {
+/** Sessions in the shared store, else in a file of their own beside the catalogue (imports replace the catalogue's file). */
+function sessionStoreOf(config: AppConfig, shared: pg.Pool | null): { store: SessionStore; close(): void } {
+  if (shared) return { store: new PgSessionStore(shared), close() {} };
+  const store = new SqliteSessionStore(path.join(path.dirname(config.catalogDb), "sessions.db"));
+  return { store, close: () => store.close() };
+}
+
+function authOf(config: AppConfig, store: SessionStore): Auth | null {
   if (!config.sso) return null;
   const secureCookies = config.appUrl.startsWith("https:");
   const prefix = secureCookies ? "__Host-" : "";
@@ -83,8 +154,6 @@ function authOf(config: AppConfig): Auth | null {
     secureCookies,
     timeoutMs: config.sso.timeoutMs,
   });
-  // Sessions in a file of their own beside the catalogue: imports replace the catalogue's file.
-  const store = new SqliteSessionStore(path.join(path.dirname(config.catalogDb), "sessions.db"));
   return new Auth(oidc, store, { appUrl: config.appUrl, sessionSecret: config.sso.sessionSecret, secureCookies });
 }
 

@@ -1,6 +1,6 @@
 import { ConfigError, getConfig } from "./config.server";
 import { httpClientReport } from "./lib/http-client.server";
-import { services } from "./registry.server";
+import { prepareServices, services } from "./registry.server";
 import { SearchError } from "./search/errors";
 
 let started = false;
@@ -26,6 +26,9 @@ export function startUp(): void {
     if (!nodeFetch) console.warn("globalThis.fetch is not Node's own: the Fusion client was not tested with this one (docs/decisions/022)");
   });
   setImmediate(() => {
+    // The shared store's tables and keys: scripts/server.mjs waits for them before it listens; under
+    // another server (`remix dev`) they are ready a moment after start.
+    prepareServices(services()).catch((error: unknown) => console.error("The shared store could not be prepared:", error instanceof Error ? error.message : error));
     // Usage signals: forwarding to Fusion and pruning run in every server process (the outbox is shared).
     try {
       services().signals.start();

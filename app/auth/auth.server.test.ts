@@ -241,3 +241,29 @@ describe("userFromClaims", () => {
     expect(userFromClaims({ sub: "1", groups: ["a", 2, "b"], roles: "admin" })).toMatchObject({ groups: ["a", "b"], roles: ["admin"] });
   });
 });
+
+describe("back-channel logout in the SQLite store", () => {
+  const tokens: SessionTokens = { accessToken: "a", refreshToken: null, idToken: "i", expiresAt: Date.now() + 3_600_000 };
+  const record = (user: string, providerSid?: string) => ({
+    user: userFromClaims({ sub: user }),
+    tokens,
+    createdAt: Date.now(),
+    lastSeenAt: Date.now(),
+    ...(providerSid ? { providerSid } : {}),
+  });
+
+  it("ends a user's sessions, or one provider session's, and no one else's", async () => {
+    const { store } = setup();
+    const later = Date.now() + 3_600_000;
+    await store.set("pat-session-1-xxxxxxxxxxxx", record("pat", "s1"), later);
+    await store.set("pat-session-2-xxxxxxxxxxxx", record("pat", "s2"), later);
+    await store.set("pat-session-3-xxxxxxxxxxxx", record("pat"), later);
+    await store.set("sam-session-1-xxxxxxxxxxxx", record("sam", "s3"), later);
+    // One provider session of pat's: that one, and the one whose provider session is unknown.
+    expect(await store.deleteForUser({ userId: "pat", providerSid: "s1" })).toBe(2);
+    expect(await store.get("pat-session-2-xxxxxxxxxxxx")).not.toBeNull();
+    expect(await store.deleteForUser({ providerSid: "s3" })).toBe(1);
+    expect(await store.deleteForUser({ userId: "pat" })).toBe(1);
+    expect(await store.deleteForUser({})).toBe(0);
+  });
+});

@@ -23,6 +23,13 @@ export interface AuthOptions {
   now?: () => number;
 }
 
+/**
+ * A request's own token, set by the HTTP server (whatever a client sends under this name is
+ * removed first): the loaders of one page (the layout's, the page's, a signal's) then share one
+ * look-up of the session, which with a shared store is a round trip each.
+ */
+export const REQUEST_TOKEN_HEADER = "x-crib-request";
+
 const ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 const IDLE_MS = 60 * 60 * 1000;
 /** Tokens are renewed this long before they expire (spec: "expire early 60 s"). */
@@ -51,6 +58,7 @@ export class Auth {
   private readonly now: () => number;
   /** Renewals under way in this process, by session id: its other requests wait for the same one. */
   private readonly renewals = new Map<string, Promise<SessionRecord | null>>();
+  private readonly perRequest = new Map<string, { at: number; session: Promise<Session | null> }>();
 
   constructor(
     readonly oidc: OidcClient,
@@ -71,7 +79,25 @@ export class Auth {
   }
 
   /** The request's session, renewed when its tokens are about to expire; null when there is none. */
-  async session(request: Request): Promise<Session | null> {
+  session(request: Request): Promise<Session | null> {
+    const token = request.headers.get(REQUEST_TOKEN_HEADER);
+    if (!token) return this.lookUp(request);
+    const known = this.perRequest.get(token);
+    if (known) return known.session;
+    const now = Date.now();
+    // A request's token is needed while it runs: the rest go after a minute.
+    if (this.perRequest.size >= 1000) for (const [key, entry] of this.perRequest) if (now - entry.at > 60_000) this.perRequest.delete(key);
+    const session = this.lookUp(request);
+    this.perRequest.set(token, { at: now, session });
+    return session;
+  }
+
+  private forget(request: Request): void {
+    const token = request.headers.get(REQUEST_TOKEN_HEADER);
+    if (token) this.perRequest.delete(token);
+  }
+
+  private async lookUp(request: Request): Promise<Session | null> {
     const id: unknown = await this.sessionCookie.parse(request.headers.get("Cookie"));
     if (typeof id !== "string" || id.length < 20) return null;
     const record = await this.store.get(id);
@@ -165,18 +191,32 @@ export class Auth {
   }
 
   /** Starts a session for a finished sign-in: a new id, whatever the browser had before. */
-  async begin(user: User, tokens: SessionRecord["tokens"], previous: Request): Promise<string[]> {
+  async begin(user: User, tokens: SessionRecord["tokens"], previous: Request, providerSid?: string): Promise<string[]> {
+    this.forget(previous);
     const old = await this.sessionCookie.parse(previous.headers.get("Cookie"));
     if (typeof old === "string") await this.store.delete(old);
     const id = randomBytes(32).toString("base64url");
     const now = this.now();
-    const record: SessionRecord = { user, tokens, createdAt: now, lastSeenAt: now };
+    const record: SessionRecord = { user, tokens, createdAt: now, lastSeenAt: now, ...(providerSid ? { providerSid } : {}) };
     await this.store.set(id, record, this.expiresAt(record));
     return [await this.sessionCookie.serialize(id)];
   }
 
+  /** The user id of a session cookie's session, for the rate limits; null when the cookie is none of ours or its session has ended. */
+  async userIdOf(cookieHeader: string | null): Promise<string | null> {
+    const id: unknown = await this.sessionCookie.parse(cookieHeader);
+    if (typeof id !== "string" || id.length < 20) return null;
+    return (await this.store.get(id))?.user.id ?? null;
+  }
+
+  /** Back-channel logout: the provider ended a user's session there; returns how many of the portal's ended with it. */
+  endForProvider(order: { sub?: string; sid?: string }): Promise<number> {
+    return this.store.deleteForUser({ ...(order.sub ? { userId: order.sub } : {}), ...(order.sid ? { providerSid: order.sid } : {}) });
+  }
+
   /** Ends the request's session; the answer's Set-Cookie removes the cookie. */
   async end(request: Request): Promise<{ idToken: string | null; setCookies: string[] }> {
+    this.forget(request);
     const id = await this.sessionCookie.parse(request.headers.get("Cookie"));
     let idToken: string | null = null;
     if (typeof id === "string") {

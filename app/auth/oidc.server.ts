@@ -91,7 +91,17 @@ export class TokenRefusedError extends AuthError {
 export interface SignIn {
   user: User;
   tokens: SessionTokens;
+  /** The provider's session (`sid`), when its ID token names one. */
+  providerSid?: string;
 }
+
+/** Who a back-channel logout token ends: a user, one provider session of a user, or both named. */
+export interface LogoutOrder {
+  sub?: string;
+  sid?: string;
+}
+
+const BACKCHANNEL_EVENT = "http://schemas.openid.net/event/backchannel-logout";
 
 /** Signature algorithms that a key set can verify: never `none`, never a shared secret. */
 const ASYMMETRIC = /^(RS|PS|ES)(256|384|512)$|^EdDSA$|^Ed25519$/;
@@ -206,6 +216,13 @@ export class OidcClient {
     return { metadata, strategy, keys: createRemoteJWKSet(new URL(metadata.jwks_uri), { timeoutDuration: this.timeoutMs }) };
   }
 
+  /** A back-channel logout token of this issuer, for this client; throws AuthError otherwise. */
+  async verifyLogout(token: string): Promise<LogoutOrder> {
+    const { metadata, keys } = await this.discover();
+    const algorithms = metadata.id_token_signing_alg_values_supported.filter((alg) => ASYMMETRIC.test(alg));
+    return verifyLogoutToken(token, keys, { issuer: metadata.issuer, clientId: this.settings.clientId, algorithms: algorithms.length ? algorithms : ["RS256"] });
+  }
+
   /** The metadata, for the debug pages and the CSP's form-action. */
   metadata(): Promise<IssuerMetadata> {
     return this.discover().then((d) => d.metadata);
@@ -313,7 +330,8 @@ export class OidcClient {
     const answer = (tokens as unknown as Tokens).data;
     const info = metadata.userinfo_endpoint ? await this.userinfo(metadata.userinfo_endpoint, answer.access_token, String(claims.sub)) : {};
     const user = userFromClaims({ ...claims, ...info, sub: claims.sub });
-    return { user, tokens: tokenSet(answer, idToken) };
+    const sid = typeof claims.sid === "string" && claims.sid ? claims.sid : undefined;
+    return { user, tokens: tokenSet(answer, idToken), ...(sid ? { providerSid: sid } : {}) };
   }
 
   private userinfo(endpoint: string, accessToken: string, sub: string): Promise<Record<string, unknown>> {
@@ -339,16 +357,55 @@ export class OidcClient {
     return { ...next, refreshToken: next.refreshToken ?? current.refreshToken };
   }
 
-  /** RP-initiated logout at the provider, when it offers it. */
-  async endSessionUrl(idToken: string, postLogoutRedirectUri: string): Promise<string | null> {
+  /**
+   * RP-initiated logout at the provider, when it offers it. Without the ID token (a session this
+   * replica could not find) the client id alone names the portal: the provider then asks the
+   * person to confirm, and still ends the session there.
+   */
+  async endSessionUrl(idToken: string | null, postLogoutRedirectUri: string): Promise<string | null> {
     const { metadata } = await this.discover();
     if (!metadata.end_session_endpoint) return null;
     const url = new URL(metadata.end_session_endpoint);
-    url.searchParams.set("id_token_hint", idToken);
+    if (idToken) url.searchParams.set("id_token_hint", idToken);
     url.searchParams.set("post_logout_redirect_uri", postLogoutRedirectUri);
     url.searchParams.set("client_id", this.settings.clientId);
     return url.toString();
   }
+}
+
+/**
+ * A back-channel logout token (OpenID Connect Back-Channel Logout 1.0 §2.6): signed by the
+ * issuer's keys, for this client, with the logout event, a `sub` or a `sid`, and no nonce.
+ * Throws AuthError when it is not one.
+ */
+export async function verifyLogoutToken(
+  token: string,
+  keys: Parameters<typeof jwtVerify>[1],
+  expected: { issuer: string; clientId: string; algorithms: string[] },
+): Promise<LogoutOrder> {
+  let claims: Record<string, unknown>;
+  try {
+    const { payload } = await jwtVerify(token, keys as Parameters<typeof jwtVerify>[1] & CryptoKey, {
+      issuer: expected.issuer,
+      audience: expected.clientId,
+      algorithms: expected.algorithms,
+      requiredClaims: ["iat", "jti"],
+      maxTokenAge: "10 minutes",
+      clockTolerance: 300,
+    });
+    claims = payload;
+  } catch (error) {
+    throw new AuthError("The logout token could not be verified.", { cause: error });
+  }
+  const events = claims.events;
+  if (!events || typeof events !== "object" || typeof (events as Record<string, unknown>)[BACKCHANNEL_EVENT] !== "object") {
+    throw new AuthError("The logout token carries no logout event.");
+  }
+  if ("nonce" in claims) throw new AuthError("A logout token has no nonce.");
+  const sub = typeof claims.sub === "string" && claims.sub ? claims.sub : undefined;
+  const sid = typeof claims.sid === "string" && claims.sid ? claims.sid : undefined;
+  if (!sub && !sid) throw new AuthError("The logout token names no user and no session.");
+  return { ...(sub ? { sub } : {}), ...(sid ? { sid } : {}) };
 }
 
 function tokenSet(answer: TokenResponse, idToken: string): SessionTokens {

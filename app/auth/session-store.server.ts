@@ -16,6 +16,8 @@ export interface SessionRecord {
    * not tried again before this time (ms since the epoch).
    */
   renewRetryAt?: number;
+  /** The identity provider's session (the ID token's `sid`), which its back-channel logout names. */
+  providerSid?: string;
 }
 
 export interface SessionTokens {
@@ -27,8 +29,8 @@ export interface SessionTokens {
 }
 
 /**
- * Where sessions live. SQLite by default; a deployment with several portal replicas plugs in a
- * shared store (Redis, a database) behind the same five calls.
+ * Where sessions live: a SQLite file by default, PostgreSQL when replicas share one
+ * (session-store-pg.server.ts), behind these few calls.
  */
 export interface SessionStore {
   get(id: string): Promise<SessionRecord | null>;
@@ -50,10 +52,15 @@ export interface SessionStore {
    * `renewing_until = NULL`.
    */
   claimRenewal(id: string, refreshToken: string, until: number, now: number): Promise<SessionRecord | null>;
+  /**
+   * Ends sessions at the provider's word (back-channel logout): a user's, those of one provider
+   * session, or that session's of that user. Returns how many.
+   */
+  deleteForUser(order: { userId?: string; providerSid?: string }): Promise<number>;
 }
 
 /** Ids are kept hashed: a copy of the store holds no cookie anyone could present. */
-const key = (id: string) => createHash("sha256").update(id).digest("base64url");
+export const key = (id: string) => createHash("sha256").update(id).digest("base64url");
 
 /** Sessions in a SQLite file of their own (never the catalogue, which imports replace). */
 export class SqliteSessionStore implements SessionStore {
@@ -96,6 +103,19 @@ export class SqliteSessionStore implements SessionStore {
     this.db.prepare("DELETE FROM sessions WHERE key = ?").run(key(id));
   }
 
+  async deleteForUser({ userId, providerSid }: { userId?: string; providerSid?: string }): Promise<number> {
+    if (!userId && !providerSid) return 0;
+    return this.db
+      .prepare(
+        // A session whose provider session is unknown ends with its user's.
+        "DELETE FROM sessions WHERE (@user IS NULL OR json_extract(record, '$.user.id') = @user) AND (@sid IS NULL OR json_extract(record, '$.providerSid') = @sid OR (@user IS NOT NULL AND json_extract(record, '$.providerSid') IS NULL))")
+      .run({ user: userId ?? null, sid: providerSid ?? null }).changes;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
   async touch(id: string, lastSeenAt: number, expiresAt: number): Promise<void> {
     this.db
       .prepare("UPDATE sessions SET record = json_set(record, '$.lastSeenAt', ?), expires_at = ? WHERE key = ?")
@@ -123,3 +143,4 @@ export class SqliteSessionStore implements SessionStore {
     this.db.prepare("DELETE FROM sessions WHERE expires_at <= ?").run(now);
   }
 }
+

@@ -1,8 +1,9 @@
-import { randomUUID } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import { SignalForwarder, type ForwarderOptions } from "./forwarder.server";
 import { clampedClientTime, SignalSchema, type ClientSignal, type Signal, type SignalInput } from "./model.server";
-import { dayOf, SqliteSignalStore } from "./store.server";
+import type { PgSharedSignals } from "./shared-pg.server";
+import { dayOf, SqliteSignalStore, type AnalyticsReport } from "./store.server";
 
 export type { Signal, SignalInput } from "./model.server";
 
@@ -31,6 +32,10 @@ export interface SignalsOptions {
   repeatWindowMs?: number;
   /** signals.jsonl of earlier versions, imported once when present. */
   legacyLog?: string;
+  /** What replicas share (DATABASE_URL): the repeat check, the analytics totals, the cookie's key. */
+  shared?: PgSharedSignals | null;
+  /** The secret every derived key comes from (SESSION_SECRET): the same on every replica. */
+  keySecret?: string;
   now?: () => number;
 }
 
@@ -73,12 +78,18 @@ export class Signals {
   private timers: NodeJS.Timeout[] = [];
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly soon: { input: SignalInput; context: SignalContext; resolve: (outcome: Outcome) => void }[] = [];
+  private readonly shared: PgSharedSignals | null;
+  private readonly secrets = new Map<string, string>();
+  private sharedFold: Promise<unknown> | null = null;
+  /** The shared store's tables exist (the server prepared the services before listening). */
+  private sharedReady = false;
 
   constructor(readonly options: SignalsOptions) {
     this.now = options.now ?? Date.now;
     this.perMinute = options.perMinute ?? 120;
     this.repeatWindowMs = options.repeatWindowMs ?? 30 * 60_000;
     this.store = new SqliteSignalStore(options.file);
+    this.shared = options.shared ?? null;
     this.forwarder = options.forwarding ? new SignalForwarder(this.store, { ...options.forwarding, now: this.now }) : null;
     if (options.legacyLog) this.importLegacy(options.legacyLog);
   }
@@ -87,12 +98,33 @@ export class Signals {
     return this.options.enabled;
   }
 
+  /** Loads what must be at hand before the first request: the shared cookie key when no SESSION_SECRET gives one. */
+  async prepare(): Promise<void> {
+    if (this.shared && !this.options.keySecret) this.secrets.set("session-cookie", await this.shared.secret("session-cookie"));
+    this.sharedReady = true;
+  }
+
+  /**
+   * A secret key of the signals (the cookie's signature): derived from SESSION_SECRET when it is
+   * set, else the shared store's, else this outbox's own, made on first use.
+   */
+  secret(name: string): string {
+    let value = this.secrets.get(name);
+    if (value) return value;
+    if (this.options.keySecret) value = createHmac("sha256", this.options.keySecret).update(`signals:${name}`).digest("base64url");
+    // A key of this replica's own would differ from the others': the shared one must be loaded first.
+    else if (this.shared) throw new Error(`The shared key "${name}" was not loaded: call prepare() first`);
+    else value = this.store.secret(name);
+    this.secrets.set(name, value);
+    return value;
+  }
+
   /**
    * Records a signal the server has seen happen. A click or view of an item the same identity
    * opened within the repeat window is the one already counted; past the per-minute cap, signals
    * are dropped and counted.
    */
-  record(input: SignalInput, context: SignalContext): Outcome {
+  record(input: SignalInput, context: SignalContext, sharedRepeat?: boolean): Outcome {
     if (!this.options.enabled) return "off";
     try {
       const now = this.now();
@@ -110,7 +142,8 @@ export class Signals {
       const key = repeatKey(input);
       // The checks and the insert are one transaction: one commit a signal, and no other worker in between.
       const outcome = this.store.atomically((): Outcome => {
-        if (key && this.store.seen(context.identity, key, this.repeatWindowMs, now)) return "repeat";
+        // The repeat check was the shared store's, when there is one.
+        if (sharedRepeat ?? (key !== null && this.store.seen(context.identity, key, this.repeatWindowMs, now))) return "repeat";
         if (!this.allow(context.identity, 1, now)) return "dropped";
         this.store.insert([parsed.data], "server");
         return "recorded";
@@ -136,12 +169,13 @@ export class Signals {
     });
   }
 
-  private recordWaiting(): void {
+  private async recordWaiting(): Promise<void> {
     const waiting = this.soon.splice(0);
+    const repeats = await this.sharedRepeats(waiting.map(({ input, context }) => ({ identity: context.identity, key: repeatKey(input) })));
     let outcomes: Outcome[];
     try {
       // Each signal's own transaction is a savepoint of this one: an error undoes that signal only.
-      outcomes = this.store.atomically(() => waiting.map(({ input, context }) => this.record(input, context)));
+      outcomes = this.store.atomically(() => waiting.map(({ input, context }, i) => this.record(input, context, repeats?.[i])));
     } catch (error) {
       console.error("Signals could not be recorded:", error);
       outcomes = waiting.map(() => "invalid");
@@ -165,12 +199,35 @@ export class Signals {
   }
 
   /**
+   * The shared repeat check of each signal that has a repeat key (undefined for the others); all
+   * undefined without a shared store, or while it fails (then this replica checks alone, as on one
+   * machine). Signals without a key (searches) cost the shared store nothing.
+   */
+  private async sharedRepeats(checks: { identity: string; key: string | null }[]): Promise<(boolean | undefined)[] | undefined> {
+    const keyed = checks.flatMap((check, i) => (check.key === null ? [] : [{ i, identity: check.identity, key: check.key }]));
+    if (!this.shared || !this.sharedReady || keyed.length === 0) return undefined;
+    try {
+      const repeats = await this.shared.repeats(keyed, this.repeatWindowMs, this.now());
+      const out: (boolean | undefined)[] = checks.map(() => undefined);
+      keyed.forEach(({ i }, n) => (out[i] = repeats[n]));
+      return out;
+    } catch (error) {
+      console.error("The shared repeat check failed; checked by this replica alone:", error instanceof Error ? error.message : error);
+      return undefined;
+    }
+  }
+
+  /**
    * Whether `identity` may add `n` signals this minute; what is refused is counted as dropped. The
    * count is in the signals database, so every worker of the portal counts against one cap.
    */
   private allow(identity: string, n: number, now: number): boolean {
     if (this.store.admit(identity, n, this.perMinute, now)) return true;
     this.store.countDropped(dayOf(now), n);
+    // The shared totals have no outbox row of it to fold: counted there at once.
+    if (this.shared && this.sharedReady) {
+      void this.shared.countDropped(dayOf(now), n).catch((error: unknown) => console.error("Dropped signals could not be counted:", error instanceof Error ? error.message : error));
+    }
     return false;
   }
 
@@ -189,13 +246,55 @@ export class Signals {
     await this.forwarder?.stop();
   }
 
+  /**
+   * A stopping server's last work: sends what the outbox holds to Fusion for at most `ms`, then
+   * stops forwarding and folds into the shared totals what is left. What is not sent by then stays
+   * in the outbox for the next start.
+   */
+  async drain(ms: number): Promise<void> {
+    for (const timer of this.timers.splice(0)) clearInterval(timer);
+    const deadline = Date.now() + ms;
+    if (this.forwarder) {
+      await this.forwarder.stop();
+      while (Date.now() < deadline && this.store.pendingCount() > 0) {
+        const wait = await Promise.race([this.forwarder.step(), new Promise<number>((resolve) => setTimeout(() => resolve(-1), Math.max(0, deadline - Date.now())).unref())]);
+        // Fusion refuses or does not answer: the rest waits in the outbox.
+        if (wait !== 0 && this.store.pendingCount() > 0) break;
+      }
+    }
+    this.fold();
+    await this.foldShared();
+  }
+
+  /** The analytics of the days `from`..`to`: every replica's when the store is shared, with this replica's newest signals folded in first. */
+  async report(from: string, to: string, limit: number): Promise<AnalyticsReport> {
+    if (!this.shared) return this.store.report(from, to, limit);
+    await this.foldShared();
+    return this.shared.report(from, to, limit);
+  }
+
+  /** Folds this replica's new signals into the shared totals; one fold at a time per process, never throws. */
+  foldShared(): Promise<unknown> {
+    const shared = this.shared;
+    if (!shared || !this.sharedReady || !this.options.enabled) return Promise.resolve();
+    this.sharedFold ??= shared
+      .fold(this.store.secret("outbox-id"), this.store)
+      .catch((error: unknown) => console.error("Signals could not be folded into the shared analytics:", error instanceof Error ? error.message : error))
+      .finally(() => (this.sharedFold = null));
+    return this.sharedFold;
+  }
+
   /** Folds new signals into the analytics totals, then checkpoints the WAL: the background work of a server process. */
   fold(): number {
     try {
       const folded = this.store.fold();
       // Every fold, so that a flood grows the database by at most a couple of seconds past the cap.
-      this.store.trim(this.options.maxRows ?? DEFAULT_MAX_ROWS, this.now());
+      const evicted = this.store.trim(this.options.maxRows ?? DEFAULT_MAX_ROWS, this.now());
+      if (evicted > 0 && this.shared) {
+        this.shared.countEvicted(dayOf(this.now()), evicted).catch((error: unknown) => console.error("Signals: the shared count of removed signals could not be written:", error));
+      }
       this.store.checkpoint();
+      void this.foldShared();
       return folded;
     } catch (error) {
       console.error("Signals could not be folded into the analytics:", error);
@@ -205,6 +304,9 @@ export class Signals {
 
   prune(): number {
     const now = this.now();
+    if (this.sharedReady) this.shared
+      ?.prune(dayOf(now - this.options.retentionDays * 86_400_000), now - this.repeatWindowMs)
+      .catch((error: unknown) => console.error("Shared signals could not be pruned:", error instanceof Error ? error.message : error));
     try {
       return this.store.prune(now - this.options.retentionDays * 86_400_000, { forwarding: this.forwarder !== null, seenBefore: now - this.repeatWindowMs });
     } catch (error) {

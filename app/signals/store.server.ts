@@ -215,6 +215,20 @@ export class SqliteSignalStore implements SignalStore {
     return (this.db.prepare("SELECT value FROM meta WHERE key = ?").get(name) as { value: string }).value;
   }
 
+  /** The outbox's rows after `seq`, in order (the shared totals' fold). */
+  rowsAfter(seq: number, limit: number): { seq: number; at: number; source: string; body: string }[] {
+    return this.db.prepare("SELECT seq, at, source, body FROM signals WHERE seq > ? ORDER BY seq LIMIT ?").all(seq, limit) as {
+      seq: number;
+      at: number;
+      source: string;
+      body: string;
+    }[];
+  }
+
+  lastSeq(): number {
+    return (this.db.prepare("SELECT coalesce(max(seq), 0) FROM signals").pluck().get() as number) ?? 0;
+  }
+
   /** Every stored signal in the order stored (tests, the one-off import). */
   all(): { signal: Signal; source: string; sentAt: number | null }[] {
     return (this.db.prepare("SELECT body, source, sent_at FROM signals ORDER BY seq").all() as { body: string; source: string; sent_at: number | null }[]).map(

@@ -25,9 +25,9 @@ function rangeOf(days: Period, now = Date.now()): { from: string; to: string; da
   return { from: list[0]!, to: list.at(-1)!, days: list };
 }
 
-function reportOf(days: Period): { report: AnalyticsReport; days: string[] } {
+async function reportOf(days: Period): Promise<{ report: AnalyticsReport; days: string[] }> {
   const range = rangeOf(days);
-  return { report: services().signals.store.report(range.from, range.to, ROWS), days: range.days };
+  return { report: await services().signals.report(range.from, range.to, ROWS), days: range.days };
 }
 
 const percent = (part: number, whole: number) => (whole ? `${((100 * part) / whole).toFixed(1)} %` : "–");
@@ -54,7 +54,7 @@ export async function loadAnalytics(request: Request) {
   await requireUser(request);
   const url = new URL(request.url);
   const period = periodOf(url);
-  const { report, days } = reportOf(period);
+  const { report, days } = await reportOf(period);
   const byDay = new Map(report.perDay.map((d) => [d.day, d.searches]));
   const t = report.totals;
   return {
@@ -86,6 +86,6 @@ export async function loadAnalyticsCsv(request: Request) {
   const table = url.searchParams.get("table") as TableName | null;
   if (!table || !TABLES.includes(table)) return problemPage("Unknown analytics table", 400, { backHref: ANALYTICS_PATH });
   const period = periodOf(url);
-  const { title, columns, rows } = tablesOf(reportOf(period).report)[table];
+  const { title, columns, rows } = tablesOf((await reportOf(period)).report)[table];
   return csvResponse(csvDocument(rows, Object.keys(columns), columns), exportFilename(`analytics-${title}-${period}-days`, new Date()));
 }

@@ -3,11 +3,11 @@
  * `{"data": …}` / `{"error": …}` envelope by `handleApi`.
  */
 import { badRequest, describeZodError, notFound, parseQuery } from "~/web/http.server";
+import { notReadyReasons, probeState } from "./probes.server";
 import { services } from "~/registry.server";
 import { PAGE_SIZES } from "~/search/state";
 import { queryText } from "~/search/query/query";
 import { apiFacetsSchema, ApiProductsSchema, apiSearchSchema, ApiSuggestionsSchema, ProductIdSchema } from "./api-schemas.server";
-import { SearchError } from "~/search/errors";
 import { apiData, apiError, handleApi } from "./api.server";
 
 const started = Date.now();
@@ -80,44 +80,61 @@ export function facetsApi(request: Request) {
 }
 
 /**
- * Liveness: answers while the process runs, and says which engine serves, how the platform answers
- * its health check (cached a few seconds), and how the backup catalogue is. "degraded" while the
- * platform fails its check, its circuit is open or its last answer was a configuration error.
+ * Liveness: answers while the process runs, at once, from the state the probes keep in the
+ * background (probes.server.ts): which engine serves, the platform's last health check, the
+ * catalogue this replica serves and the replica's id. "degraded" while the platform failed its
+ * last check, its circuit is open or its last answer was a configuration error.
  */
 export function healthApi(request: Request) {
   return handleApi(request, async ({ requestId }) => {
     const { search: service, catalogue: engine } = services();
-    const catalogue = engine ? await engine.health() : { ok: true, detail: "not used: the backup is the product backend" };
-    const platform = await service.platformStatus();
+    const state = probeState();
+    const catalogue = !engine
+      ? { ok: true, detail: "not used: the backup is the product backend" }
+      : state.catalogue?.ok
+        ? { ok: true, detail: `${state.catalogue.identity.items} items${state.catalogue.identity.builtAt ? `, built ${state.catalogue.identity.builtAt}` : ""}`, ...state.catalogue.identity }
+        : { ok: false, detail: state.catalogue?.detail ?? "not opened yet" };
+    const platform = state.platform;
     const engines = service.status();
     const platformOk = !engines.primary || (platform?.ok !== false && engines.primary.breaker.state !== "open" && !engines.primary.configurationError);
     return apiData(
       {
         status: catalogue.ok && platformOk ? "ok" : "degraded",
+        replica: state.replica,
         uptimeSeconds: Math.round((Date.now() - started) / 1000),
-        engines: { ...engines, ...(engines.primary ? { primary: { ...engines.primary, health: platform } } : {}) },
+        engines: { ...engines, ...(engines.primary ? { primary: { ...engines.primary, health: platform ?? { ok: null, detail: "not checked yet" } } } : {}) },
         catalogue,
+        ...(state.shared ? { shared: state.shared } : {}),
+        draining: state.draining,
       },
       requestId,
     );
   }, { public: true });
 }
 
-/** Readiness: 503 until the catalogue (the fallback of every search) is open and answering. */
+/**
+ * Readiness, at once from the probes' state: 503 while the catalogue (the fallback of every
+ * search) cannot be opened, the shared store does not answer, or the server is starting or
+ * stopping. Fusion does not count: the backup answers searches whatever it does.
+ */
 export function readyApi(request: Request) {
   return handleApi(request, async ({ requestId }) => {
-    const { search: service, catalogue } = services();
-    try {
-      // A portal whose backup is a product backend has nothing of its own to wait for.
-      const items = catalogue ? catalogue.open().items : null;
-      // Ready means able to answer searches: the backup can, whatever the platform says.
-      const platform = await service.platformStatus();
-      return apiData({ ready: true, items, engines: service.status(), ...(platform ? { platform } : {}) }, requestId);
-    } catch (error) {
-      const detail = error instanceof SearchError && error.detail ? error.detail : error instanceof Error ? error.message : String(error);
-      console.error(`[${requestId}] not ready:`, detail);
-      return apiError(`The catalogue is not ready: ${notReadyReason(detail)}`, 503, requestId);
+    const { search: service } = services();
+    const state = probeState();
+    const reasons = notReadyReasons(state);
+    const identity = state.catalogue?.ok ? state.catalogue.identity : null;
+    if (reasons.length === 0) {
+      return apiData(
+        { ready: true, replica: state.replica, items: identity?.items ?? null, catalogue: identity, engines: service.status(), ...(state.platform ? { platform: state.platform } : {}) },
+        requestId,
+      );
     }
+    if (state.catalogue && !state.catalogue.ok) {
+      console.error(`[${requestId}] not ready:`, state.catalogue.detail);
+      return apiError(`The catalogue is not ready: ${notReadyReason(state.catalogue.detail)}`, 503, requestId);
+    }
+    const why = reasons.includes("stopping") ? "this replica is stopping" : reasons.includes("starting") ? "this replica is starting" : "the shared store is not answering";
+    return apiError(`Not ready: ${why} (replica ${state.replica})`, 503, requestId);
   }, { public: true });
 }
 

@@ -127,8 +127,8 @@ export async function loadCallback(request: Request) {
   for (const cookie of clearStateCookies(request, auth)) headers.append("Set-Cookie", cookie);
   headers.append("Set-Cookie", await auth.returnCookie.serialize("", { maxAge: 0 }));
   try {
-    const { user, tokens } = await auth.oidc.finishSignIn(request);
-    for (const cookie of await auth.begin(user, tokens, request)) headers.append("Set-Cookie", cookie);
+    const { user, tokens, providerSid } = await auth.oidc.finishSignIn(request);
+    for (const cookie of await auth.begin(user, tokens, request, providerSid)) headers.append("Set-Cookie", cookie);
     const returnTo: unknown = await auth.returnCookie.parse(request.headers.get("Cookie"));
     headers.set("Location", returnPath(typeof returnTo === "string" ? returnTo : null));
     return new Response(null, { status: 302, headers });
@@ -141,8 +141,9 @@ export async function loadCallback(request: Request) {
 }
 
 /**
- * POST /logout: ends the session here and, when the provider offers it, there too; back to the
- * site root either way.
+ * POST /logout: ends the session in the store (shared by every replica when there is one) and,
+ * when the provider offers it, there too, whether or not this replica found the session: a
+ * logout that skipped the provider would let the next sign-in through without a password.
  */
 export async function logout(request: Request) {
   const { auth, config } = services();
@@ -152,11 +153,38 @@ export async function logout(request: Request) {
     const { idToken, setCookies } = await auth.end(request);
     const headers = new Headers({ "Cache-Control": "no-store" });
     for (const cookie of setCookies) headers.append("Set-Cookie", cookie);
-    const atProvider = idToken ? await auth.oidc.endSessionUrl(idToken, `${config.appUrl}/`).catch(() => null) : null;
+    const atProvider = await auth.oidc.endSessionUrl(idToken, `${config.appUrl}/`).catch(() => null);
     headers.set("Location", atProvider ?? "/");
     return new Response(null, { status: 302, headers });
   } catch (error) {
     console.error(`[${requestIdOf(request)}] logout failed`, error);
     throw json({ message: "Failed to logout. Please try again." }, { status: 503 });
+  }
+}
+
+/**
+ * POST /backchannel-logout (OpenID Connect Back-Channel Logout): the provider tells the portal
+ * that a user signed out there; every portal session of that user (or of that provider session)
+ * ends, on every replica that shares the store. Answers 200, or 400 for a token that is not one.
+ */
+export async function backchannelLogout(request: Request) {
+  const { auth } = services();
+  const headers = { "Cache-Control": "no-store", "Content-Type": "application/json; charset=utf-8" };
+  const refuse = (description: string) => new Response(JSON.stringify({ error: "invalid_request", error_description: description }), { status: 400, headers });
+  if (!auth) return refuse("Sign-in is off.");
+  if (request.method !== "POST") return new Response(null, { status: 405, headers: { ...headers, Allow: "POST" } });
+  const type = request.headers.get("Content-Type") ?? "";
+  if (!type.startsWith("application/x-www-form-urlencoded")) return refuse("Expected a form with logout_token.");
+  const token = new URLSearchParams((await request.text().catch(() => "")).slice(0, 16_384)).get("logout_token");
+  if (!token) return refuse("Expected a form with logout_token.");
+  try {
+    const order = await auth.oidc.verifyLogout(token);
+    const ended = await auth.endForProvider(order);
+    console.log(`[${requestIdOf(request)}] back-channel logout: ${ended} session(s) ended`);
+    return new Response(null, { status: 200, headers: { "Cache-Control": "no-store" } });
+  } catch (error) {
+    const message = error instanceof AuthError ? error.message : "The logout token could not be verified.";
+    console.warn(`[${requestIdOf(request)}] back-channel logout refused: ${message}`);
+    return refuse(message);
   }
 }

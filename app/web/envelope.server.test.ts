@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy, createEnvelope, refusalResponse, type EnvelopeRequest } from "./envelope.server";
+import { chargesOf, contentSecurityPolicy, createEnvelope, crossSiteAllowance, overLimit, refusalResponse, type EnvelopeRequest } from "./envelope.server";
+
+const envelope = createEnvelope({ appUrl: "http://portal.example", formTargets: ["https://idp.example"] });
 
 const request = (over: Partial<EnvelopeRequest> = {}): EnvelopeRequest => ({
   method: "GET",
@@ -10,8 +12,6 @@ const request = (over: Partial<EnvelopeRequest> = {}): EnvelopeRequest => ({
 });
 
 describe("the security envelope", () => {
-  const envelope = createEnvelope({ appUrl: "http://portal.example", formTargets: ["https://idp.example"] });
-
   it("gives every answer the security headers and a fresh nonce that the CSP names", () => {
     const a = envelope(request());
     const b = envelope(request());
@@ -89,58 +89,51 @@ describe("the widgets' cross-origin grant", () => {
   });
 });
 
-describe("rate limits", () => {
-  function clock() {
-    let t = 0;
-    return { now: () => t, advance: (ms: number) => (t += ms) };
-  }
+describe("the allowances a request spends", () => {
+  const charges = (over: Partial<EnvelopeRequest>) => chargesOf(request(over)).map((c) => `${c.kind} ${c.key}`);
 
-  it("answer 429 with Retry-After beyond a burst of sign-ins, per client, and let the client in again later", () => {
-    const c = clock();
-    const envelope = createEnvelope({ appUrl: "http://portal.example", signInsPerMinute: 6, now: c.now });
-    const login = (client = "10.0.0.1") => envelope(request({ url: "/login?start=1", client }));
-    const answers = Array.from({ length: 5 }, () => login().refusal?.status ?? 200);
-    expect(answers).toEqual([200, 200, 200, 429, 429]);
-    const refused = login().refusal!;
-    expect(Number(refused.headers?.["Retry-After"])).toBeGreaterThanOrEqual(1);
-    expect(login("10.0.0.2").refusal).toBeNull();
-    c.advance(10_000);
-    expect(login().refusal).toBeNull();
+  it("never charge the probes or build assets", () => {
+    for (const url of ["/api/health", "/api/ready", "/api/ready?x=1", "/build/_shared/chunk-X.js", "/favicon.svg"]) expect(charges({ url })).toEqual([]);
+    expect(charges({ method: "HEAD", url: "/api/ready" })).toEqual([]);
   });
 
-  it("count callbacks and posts as sign-ins, pages not", () => {
-    const envelope = createEnvelope({ appUrl: "http://portal.example", signInsPerMinute: 3, now: () => 0 });
-    for (let i = 0; i < 20; i++) expect(envelope(request()).refusal).toBeNull();
-    envelope(request({ url: "/callback?state=x" }));
-    envelope(request({ method: "POST", url: "/logout", headers: { host: "portal.example", origin: "http://portal.example" } }));
-    envelope(request({ url: "/login" }));
-    expect(envelope(request({ url: "/callback" })).refusal?.status).toBe(429);
+  it("charge pages and the API to the signed-in user, else to the client's address", () => {
+    expect(charges({})).toEqual(["requests client:10.0.0.1"]);
+    expect(charges({ user: "pat" })).toEqual(["requests user:pat"]);
   });
 
-  it("hold a flood of page requests back while a person's pace passes, and leave build assets out", () => {
-    const c = clock();
-    const envelope = createEnvelope({ appUrl: "http://portal.example", requestsPerMinute: 120, now: c.now });
-    let refused = 0;
-    for (let i = 0; i < 200; i++) if (envelope(request()).refusal) refused++;
-    expect(refused).toBeGreaterThan(150);
-    for (let i = 0; i < 50; i++) expect(envelope(request({ url: "/build/_shared/chunk-X.js" })).refusal).toBeNull();
-    // A person: a page every two seconds.
-    c.advance(60_000);
-    for (let i = 0; i < 30; i++) {
-      c.advance(2_000);
-      expect(envelope(request()).refusal).toBeNull();
-    }
+  it("charge signal beacons their own allowance, never the sign-in one", () => {
+    expect(charges({ method: "POST", url: "/api/signals", user: "pat" })).toEqual(["beacons user:pat"]);
+    expect(charges({ method: "POST", url: "/api/signals" })).toEqual(["beacons client:10.0.0.1"]);
   });
 
-  it("are off at 0", () => {
-    const envelope = createEnvelope({ appUrl: "http://portal.example", requestsPerMinute: 0, signInsPerMinute: 0 });
-    for (let i = 0; i < 500; i++) expect(envelope(request({ url: "/login" })).refusal).toBeNull();
+  it("count only sign-ins that start a flow, and another site's apart", () => {
+    expect(charges({ url: "/login?start=1" })).toEqual(["requests client:10.0.0.1", "signIns client:10.0.0.1"]);
+    expect(charges({ url: "/login?returnTo=%2Fbom%2F1" })).toEqual(["requests client:10.0.0.1", "signIns client:10.0.0.1"]);
+    expect(charges({ url: "/login?start=1", headers: { "sec-fetch-site": "cross-site" } })).toEqual(["requests client:10.0.0.1", "crossSiteSignIns client:10.0.0.1"]);
+    for (const url of ["/login", "/callback?code=x&state=y", "/logout"]) expect(charges({ url })).toEqual(["requests client:10.0.0.1"]);
+    expect(charges({ method: "POST", url: "/logout", headers: { host: "portal.example", origin: "http://portal.example" } })).toEqual(["requests client:10.0.0.1"]);
+  });
+
+  it("are none for a refused request", () => {
+    expect(envelope(request({ method: "PUT" })).charges).toEqual([]);
+  });
+
+  it("gives another site's sign-ins a generous bound of their own", () => {
+    expect(crossSiteAllowance(30)).toBe(300);
+    expect(crossSiteAllowance(0)).toBe(0);
   });
 });
 
-describe("refusalResponse", () => {
-  const envelope = createEnvelope({ appUrl: "http://portal.example" });
-  const page = (message: string, status: number) => new Response(`<h1>${message}</h1>`, { status, headers: { "Content-Type": "text/html" } });
+describe("overLimit", () => {
+  it("refuses with 429, Retry-After and the allowance's words", () => {
+    const verdict = overLimit(envelope(request()), "signIns", 12);
+    expect(verdict.refusal).toEqual({ status: 429, message: "Too many sign-in attempts. Please wait a moment and try again.", headers: { "Retry-After": "12" } });
+    expect(overLimit(envelope(request()), "requests", 0).refusal?.headers?.["Retry-After"]).toBe("1");
+  });
+});
+
+describe("refusalResponse", () => {  const page = (message: string, status: number) => new Response(`<h1>${message}</h1>`, { status, headers: { "Content-Type": "text/html" } });
 
   it("answers the API in its error envelope and pages with the problem page, each with the headers", async () => {
     const api = request({ method: "TRACE", url: "/api/search" });

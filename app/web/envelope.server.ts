@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
+import type { Charge as AnyCharge } from "~/lib/rate-limits.server";
 
 /**
  * The security envelope of every answer, applied by the HTTP server (scripts/server.mjs) before a
  * request reaches Remix, so that it holds for pages, error pages, data requests, resource routes,
  * the API, downloads and static files alike: the methods the portal answers, cross-site refusal of
- * state-changing requests, per-client rate limits, and the security headers with a fresh
- * Content-Security-Policy nonce, which the document render puts on the scripts it writes.
+ * state-changing requests, which rate limits a request is charged to, and the security headers
+ * with a fresh Content-Security-Policy nonce, which the document render puts on the scripts it
+ * writes. The limits themselves are counted by rate-limits.server.ts.
  */
 
 export interface EnvelopeRequest {
@@ -13,9 +15,25 @@ export interface EnvelopeRequest {
   /** Path and query, as sent. */
   url: string;
   headers: Record<string, string | string[] | undefined>;
-  /** The client's address, for the rate limits. */
+  /** The client's address (the proxy's word for it when TRUST_PROXY trusts the proxy), for the rate limits. */
   client: string;
+  /** The signed-in user, when the session cookie names one: limited as that user wherever they connect from. */
+  user?: string | null;
 }
+
+/**
+ * The allowances a request spends:
+ * - `requests`: pages and the API, per user or client;
+ * - `signIns`: sign-ins started from the portal or typed in (each one a trip to the provider);
+ * - `crossSiteSignIns`: sign-ins another site's page sent the browser to, counted apart and
+ *   generously, so that a page elsewhere cannot spend a person's sign-in allowance;
+ * - `beacons`: the browser's signal batches, which never spend the other two.
+ */
+export type LimitKind = "requests" | "signIns" | "crossSiteSignIns" | "beacons";
+export type Charge = AnyCharge<LimitKind>;
+
+/** A generous bound of sign-ins another site may send a client to: ten times its own allowance. */
+export const crossSiteAllowance = (signInsPerMinute: number) => (signInsPerMinute ? Math.max(100, signInsPerMinute * 10) : 0);
 
 export interface Verdict {
   /** Headers every answer to this request carries. */
@@ -26,6 +44,8 @@ export interface Verdict {
   cspNonce: string;
   /** A CORS preflight an allowed origin made: answered 204 with `headers` (its grant), nothing else. */
   preflight?: true;
+  /** The rate limits this request counts against (none for a refused one). */
+  charges: Charge[];
 }
 
 export interface EnvelopeOptions {
@@ -35,11 +55,6 @@ export interface EnvelopeOptions {
   formTargets?: string[];
   /** Hosts images may come from besides the portal. */
   imageHosts?: string[];
-  /** Requests per minute per client on pages and the API; 0 turns the limit off. */
-  requestsPerMinute?: number;
-  /** Sign-in requests and POSTs per minute per client; 0 turns the limit off. */
-  signInsPerMinute?: number;
-  now?: () => number;
   /**
    * Origins whose pages may read the API (the embeddable widgets). Always with credentials: the
    * widgets send the browser's cookies, which with sign-in on is how the API knows the user.
@@ -53,46 +68,43 @@ const EMBED_METHODS = ["GET", "HEAD"];
 const embedGrant = (origin: string) => ({ "Access-Control-Allow-Origin": origin, "Access-Control-Allow-Credentials": "true" });
 /** No link of the portal comes near this (a query is cut to 500 characters anyway); a longer address is refused before any work. */
 export const MAX_URL_LENGTH = 12_288;
-const SIGN_IN_PATHS = /^\/(login|callback)(\/|\?|$)/;
 /** Build assets are fingerprinted files: a page's own assets never count against its client. */
 const ASSETS = /^\/(build\/|favicon\.)/;
-
-/** A token bucket per client: `perMinute` requests a minute, `burst` at once. */
-class RateLimit {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
-  constructor(
-    private readonly perMinute: number,
-    private readonly burst: number,
-    private readonly now: () => number,
-  ) {}
-
-  /** Seconds until the client may try again, or 0 when this request is allowed. */
-  take(client: string): number {
-    const now = this.now();
-    const rate = this.perMinute / 60_000;
-    const bucket = this.buckets.get(client) ?? { tokens: this.burst, at: now };
-    bucket.tokens = Math.min(this.burst, bucket.tokens + (now - bucket.at) * rate);
-    bucket.at = now;
-    this.buckets.set(client, bucket);
-    if (this.buckets.size > 10_000) this.forgetFull(now);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return 0;
-    }
-    return Math.max(1, Math.ceil((1 - bucket.tokens) / rate / 1000));
-  }
-
-  /** Clients whose buckets have filled up again are forgotten, so the map stays small. */
-  private forgetFull(now: number): void {
-    const rate = this.perMinute / 60_000;
-    for (const [client, bucket] of this.buckets) if (bucket.tokens + (now - bucket.at) * rate >= this.burst) this.buckets.delete(client);
-  }
-}
+/** The probes of load balancers and orchestrators: never limited, or a limit would take the portal out of service. */
+const PROBES = /^\/api\/(health|ready)\/?(\?|$)/;
+const BEACONS = /^\/api\/signals\/?(\?|$)/;
 
 const header = (headers: EnvelopeRequest["headers"], name: string): string | undefined => {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
 };
+
+/**
+ * Whether this request starts a sign-in: /login with `returnTo` or `start` goes to the provider
+ * (plain /login only shows the page, and /callback finishes a flow already counted).
+ */
+function startsSignIn(method: string, url: string): boolean {
+  if (method !== "GET" && method !== "HEAD") return false;
+  const match = /^\/login\/?\?(.*)$/.exec(url);
+  if (!match) return false;
+  const params = new URLSearchParams(match[1]);
+  return params.has("returnTo") || params.has("start");
+}
+
+/** The allowances a request spends (see {@link LimitKind}). */
+export function chargesOf(request: EnvelopeRequest): Charge[] {
+  const method = request.method.toUpperCase();
+  const path = request.url;
+  if (ASSETS.test(path) || ((method === "GET" || method === "HEAD") && PROBES.test(path))) return [];
+  const who = request.user ? `user:${request.user}` : `client:${request.client}`;
+  if (method === "POST" && BEACONS.test(path)) return [{ kind: "beacons", key: who }];
+  const charges: Charge[] = [{ kind: "requests", key: who }];
+  if (startsSignIn(method, path)) {
+    const crossSite = header(request.headers, "sec-fetch-site") === "cross-site";
+    charges.push({ kind: crossSite ? "crossSiteSignIns" : "signIns", key: `client:${request.client}` });
+  }
+  return charges;
+}
 
 /** A cross-site request by the Fetch metadata the browser sends, else by its Origin. */
 function isCrossSite(request: EnvelopeRequest): boolean {
@@ -125,9 +137,6 @@ export function contentSecurityPolicy(nonce: string, options: Pick<EnvelopeOptio
 }
 
 export function createEnvelope(options: EnvelopeOptions): (request: EnvelopeRequest) => Verdict {
-  const now = options.now ?? Date.now;
-  const general = options.requestsPerMinute ? new RateLimit(options.requestsPerMinute, Math.max(10, options.requestsPerMinute / 4), now) : null;
-  const signIns = options.signInsPerMinute ? new RateLimit(options.signInsPerMinute, Math.max(3, options.signInsPerMinute / 2), now) : null;
   const https = options.appUrl.startsWith("https:");
 
   return (request) => {
@@ -145,6 +154,7 @@ export function createEnvelope(options: EnvelopeOptions): (request: EnvelopeRequ
       headers,
       cspNonce,
       refusal: { status, message, ...(extra ? { headers: extra } : {}) },
+      charges: [],
     });
 
     const method = request.method.toUpperCase();
@@ -160,7 +170,7 @@ export function createEnvelope(options: EnvelopeOptions): (request: EnvelopeRequ
         "Access-Control-Allow-Headers": "Accept, Content-Type, X-Request-ID",
         "Access-Control-Max-Age": "600",
       });
-      return { headers, refusal: null, cspNonce, preflight: true };
+      return { headers, refusal: null, cspNonce, preflight: true, charges: [] };
     }
     if (!METHODS.has(method)) return refuse(405, "This method is not allowed here.", { Allow: "GET, HEAD, POST" });
     if (request.url.length > MAX_URL_LENGTH) return refuse(414, "This address is too long. Remove some filters and try again.");
@@ -168,21 +178,22 @@ export function createEnvelope(options: EnvelopeOptions): (request: EnvelopeRequ
       return refuse(403, "This form was sent from another site and has been refused. Open the portal and try again.");
     }
     const path = request.url;
-    if (signIns && (method === "POST" || SIGN_IN_PATHS.test(path))) {
-      const wait = signIns.take(request.client);
-      if (wait > 0) return refuse(429, "Too many sign-in attempts. Please wait a moment and try again.", { "Retry-After": String(wait) });
-    }
-    if (general && !ASSETS.test(path)) {
-      const wait = general.take(request.client);
-      if (wait > 0) return refuse(429, "Too many requests. Please wait a moment and try again.", { "Retry-After": String(wait) });
-    }
     // The widgets on an allowed origin's pages read the API (GET only: posts stay same-site).
     if (options.embed && EMBED_METHODS.includes(method) && /^\/api\//.test(path)) {
       headers.Vary = "Origin";
       if (embedded) Object.assign(headers, embedGrant(origin!));
     }
-    return { headers, refusal: null, cspNonce };
+    return { headers, refusal: null, cspNonce, charges: chargesOf(request) };
   };
+}
+
+/** A verdict turned into a refusal: over a rate limit. */
+export function overLimit(verdict: Verdict, kind: LimitKind, retryAfterSeconds: number): Verdict {
+  const message =
+    kind === "requests" ? "Too many requests. Please wait a moment and try again."
+    : kind === "beacons" ? "Too many signals. Please wait a moment."
+    : "Too many sign-in attempts. Please wait a moment and try again.";
+  return { ...verdict, charges: [], refusal: { status: 429, message, headers: { "Retry-After": String(Math.max(1, retryAfterSeconds)) } } };
 }
 
 /** The answer to a refused request: the API's error envelope under /api, else the problem page. */

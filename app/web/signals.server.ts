@@ -23,7 +23,7 @@ function cookieName(): string {
 
 let secret: string | undefined;
 function sign(id: string): string {
-  secret ??= services().signals.store.secret("session-cookie");
+  secret ??= services().signals.secret("session-cookie");
   return createHmac("sha256", secret).update(id).digest("base64url").slice(0, 22);
 }
 

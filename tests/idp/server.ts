@@ -43,6 +43,11 @@ export interface IdpOptions {
   accessTokenTtl?: number;
   refreshTokens?: RefreshTokens;
   rotateRefreshTokens?: boolean;
+  /**
+   * The first portal is told of every logout at the provider (OpenID Connect Back-Channel Logout,
+   * at `{portal}/backchannel-logout`), and ID tokens name the provider's session (`sid`).
+   */
+  backchannel?: boolean;
 }
 
 export const DISCOVERY_PATH = "/.well-known/openid-configuration";
@@ -64,14 +69,20 @@ export async function startIdp(options: IdpOptions): Promise<TestIdp> {
         grant_types: ["authorization_code", "refresh_token"],
         response_types: ["code"],
         token_endpoint_auth_method: "client_secret_basic",
+        ...(options.backchannel ? { backchannel_logout_uri: `${options.portals[0]}/backchannel-logout`, backchannel_logout_session_required: true } : {}),
       },
     ],
     jwks: { keys: [jwk] },
     pkce: { required: () => true },
+    // Its guard against calls to private addresses would stop the back-channel logout to the portal on 127.0.0.1.
+    fetch: (url: Parameters<typeof fetch>[0], init?: RequestInit) => {
+      const { dispatcher: _guard, ...rest } = (init ?? {}) as RequestInit & { dispatcher?: unknown };
+      return fetch(url, rest);
+    },
     cookies: { keys: ["test-idp-cookie-key"], names: { session: "idp_session", interaction: "idp_interaction", resume: "idp_resume" } },
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "given_name", "family_name", "groups"] },
     scopes: ["openid", "profile", "email", ...(refreshTokens === "never" ? [] : ["offline_access"])],
-    features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true } },
+    features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true }, backchannelLogout: { enabled: options.backchannel ?? false } },
     ttl: { AccessToken: options.accessTokenTtl ?? 3600, IdToken: 3600 },
     issueRefreshToken: async (_ctx, client, code) =>
       refreshTokens === "always" || (refreshTokens === "offline_access" && client.grantTypeAllowed("refresh_token") && code.scopes.has("offline_access")),
@@ -86,6 +97,8 @@ export async function startIdp(options: IdpOptions): Promise<TestIdp> {
     },
   });
   provider.proxy = false;
+  provider.on("backchannel.error", (_ctx, error, client) => console.error(`Test IdP: back-channel logout to ${client.clientId} failed: ${error.message} ${(error as { cause?: Error }).cause?.message ?? ""}`));
+  provider.on("backchannel.success", (_ctx, client) => console.log(`Test IdP: back-channel logout sent to ${client.clientId}`));
 
   const hanging = new Set<string>();
   provider.use(async (ctx, next) => {

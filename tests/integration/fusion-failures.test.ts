@@ -100,8 +100,13 @@ async function apiSearch(query: string) {
   return { status: response.status, body: await response.json() };
 }
 
+/** /api/health once the platform's health check, which runs in the background, has answered. */
 async function health() {
-  return (await (await healthApi(new Request("http://localhost/api/health"))).json()).data;
+  for (const started = Date.now(); ; ) {
+    const data = (await (await healthApi(new Request("http://localhost/api/health"))).json()).data;
+    if (data.engines.primary?.health.ok !== null || Date.now() - started > 20_000) return data;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** The page and the API came from the backup with the notice's data, and said nothing of the failure. */

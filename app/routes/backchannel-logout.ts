@@ -1,0 +1,11 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { backchannelLogout } from "~/web/auth.server";
+
+/** The identity provider's server calls this with POST; there is nothing to GET. */
+export function loader() {
+  return new Response(null, { status: 405, headers: { Allow: "POST", "Cache-Control": "no-store" } });
+}
+
+export function action({ request }: ActionFunctionArgs) {
+  return backchannelLogout(request);
+}

@@ -1,0 +1,18 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+/**
+ * The scale suite: two replicas of the production build behind HAProxy, sharing a PostgreSQL
+ * (tests/scale). It needs a build and Debian's postgresql and haproxy (`npm run test:scale`
+ * installs them when missing). One file; its tests run in order, sharing the parts it starts.
+ */
+export default defineConfig({
+  resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
+  test: {
+    include: ["tests/scale/**/*.test.ts"],
+    environment: "node",
+    // A busy machine may be slow to answer, which is no failure: the tests assert what comes back.
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+  },
+});
