@@ -206,7 +206,9 @@ describe("replica settings", () => {
     expect(() => parseConfig({ REPLICA_ID: "a b" })).toThrow(/REPLICA_ID/);
   });
 
-  it("derive every key from SESSION_SECRET when it is set, with or without sign-in", () => {
-    expect(parseConfig({ SESSION_SECRET: "a-long-enough-secret" }).keySecret).toBe("a-long-enough-secret");
+  it("derive every key from SESSION_SECRET, which comes with sign-in (alone it is a partial sign-in set-up)", () => {
+    const sso = { OIDC_ISSUER: "https://idp.example", OIDC_CLIENT_ID: "crib", SESSION_SECRET: "a-long-enough-secret" };
+    expect(parseConfig(sso).keySecret).toBe("a-long-enough-secret");
+    expect(() => parseConfig({ SESSION_SECRET: "a-long-enough-secret" })).toThrow(/OIDC_ISSUER/);
   });
 });
