@@ -112,10 +112,13 @@ describe("through the production server, against a Fusion that closes every conn
           await get("/api/search?q=pump&rows=1");
           return health();
         },
-        (h) => h.engines.primary.health?.detail === MESSAGES.unauthorized,
+        (h) => h.engines.primary.configurationError === MESSAGES.unauthorized,
       );
+      // The platform's answer is named with the spec's text; its own health check may not have run
+      // again yet, or not at all once the circuit has opened.
       expect(refused.status).toBe("degraded");
-      expect(refused.engines.primary).toMatchObject({ configurationError: MESSAGES.unauthorized, health: { ok: false, detail: MESSAGES.unauthorized } });
+      expect(refused.engines.primary.configurationError).toBe(MESSAGES.unauthorized);
+      expect(refused.engines.primary.health?.detail).not.toBe(MESSAGES.failed);
       expect(portal.output()).toMatch(/fusion failed: "Authentication failed - API key may be invalid or expired \[HTTP 401; GET http:\/\/127\.0\.0\.1:\d+\/api\/apps\/parts\/query\/parts\?[^\]]*; \d+ ms; request [^\]]+\]"; answered from the backup \(embedded\)/);
     } finally {
       standIn.setFault({ kind: "none" });
