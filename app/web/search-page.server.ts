@@ -7,7 +7,7 @@ import { userMessageOf } from "~/search/errors";
 import { isQueryId, productPath, SEARCH_PATH, whereUsedPath, withBack } from "~/search/paths";
 import { jumpKeyOf, jumpTarget, LIST_PARAM, listHref } from "~/search/query/number-jump";
 import type { SearchConfig } from "~/search/search-config";
-import { buildSearchView, facetTermsOf, searchRequestOf, totalPages } from "~/search/search-view";
+import { buildSearchView, facetTermsOf, searchRequestOf, totalPages, widerSearchOf } from "~/search/search-view";
 import type { Answer } from "~/search/service";
 import { EMPTY_STATE, goToPage, parseSearchParams, searchHref, serializeSearchState, withQuery, type SearchState } from "~/search/state";
 import { requireUser } from "./auth.server";
@@ -93,6 +93,17 @@ async function jumpToItem(request: Request, url: URL, state: SearchState, config
   throw redirect(withBack(productPath(itemNumber), list));
 }
 
+/**
+ * How many the query finds without its filters, asked only when the filters left nothing (a count,
+ * no rows or facets). A failure of this second look-up leaves the page as it was.
+ */
+async function widerSearch(request: Request, state: SearchState, config: SearchConfig, requestId: string) {
+  if (state.filters.length === 0) return null;
+  const unfiltered = { ...searchRequestOf({ ...state, filters: [] }, config), start: 0, rows: 0, facetFields: [], highlight: false };
+  const answer = await services().search.search(unfiltered, { requestId, signal: request.signal }).catch(() => null);
+  return answer ? widerSearchOf(state, config, answer.value.total) : null;
+}
+
 /** Loads a search results page from its URL: the search route and the home page share it. */
 export async function loadSearchPage(request: Request, options: { home?: boolean } = {}) {
   await requireUser(request);
@@ -157,6 +168,7 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
         view,
         exportDialog,
         didYouMean: didYouMeanOf(answer.value.suggestions, state, config),
+        widerSearch: total === 0 ? await widerSearch(request, state, config, requestId) : null,
         exportMenu: total > 0 ? exportMenuOf(state, config, answer.value.docs.length, total) : null,
         degraded: answer.degraded,
         backup: backupOf(answer),
@@ -176,6 +188,7 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
         exportDialog: null,
         exportMenu: null,
         didYouMean: null,
+        widerSearch: null,
         degraded: false,
         backup: null,
         error: { message: userMessageOf(error), retryHref: `${url.pathname}${url.search}` },

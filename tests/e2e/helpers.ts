@@ -74,7 +74,20 @@ export async function shownTotal(page: Page): Promise<number> {
 
 /** The main search box in the header, and submitting it like a user (Enter). */
 export function headerSearch(page: Page): Locator {
-  return page.getByPlaceholder("Search", { exact: true });
+  return page.locator("#site-search");
+}
+
+/**
+ * The header box shows the page's query: served empty with the query as its placeholder when it
+ * takes the focus, so a scan replaces it (docs/decisions/022); JavaScript puts the query back in.
+ */
+export async function expectBoxQuery(page: Page, testInfo: TestInfo, query: string): Promise<void> {
+  if (isJs(testInfo)) {
+    await expect(headerSearch(page)).toHaveValue(query);
+  } else {
+    await expect(headerSearch(page)).toHaveValue("");
+    await expect(headerSearch(page)).toHaveAttribute("placeholder", query || "Search");
+  }
 }
 
 export async function submitHeaderSearch(page: Page, text: string): Promise<void> {
