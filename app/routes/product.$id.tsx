@@ -37,7 +37,8 @@ export default function ProductPage() {
           View BOM
         </AppLink>
         <a href={p.exportHref} className="button small secondary" download>
-          Export
+          {/* What the file holds: the item's fields, as the specification lists them. */}
+          Export ({p.specification.length} fields)
         </a>
       </div>
       <p className="print-only print-meta">

@@ -18,7 +18,12 @@ export function problemPage(message: string, status: number, options: { backHref
       </head>
       <body>
         <main id="main">
-          <ErrorPanel message={message} backHref={options.backHref} backLabel="← Back" {...(options.retryHref ? { retryHref: options.retryHref } : {})} />
+          {/* Spec §8's retry: the failure, then the question that Try Again answers. */}
+          <ErrorPanel
+            {...(options.retryHref ? { title: message, message: "Would you like to try again?", retryHref: options.retryHref } : { message })}
+            backHref={options.backHref}
+            backLabel="← Back"
+          />
         </main>
       </body>
     </html>,

@@ -3,7 +3,7 @@ import { buildExportDialog, exportScopeOf, isViewParam } from "~/export/export-d
 import { requestIdOf } from "~/web/http.server";
 import { services } from "~/registry.server";
 import type { SearchResponse } from "~/search/engine";
-import { userMessageOf } from "~/search/errors";
+import { SearchError, userMessageOf } from "~/search/errors";
 import { isQueryId, productPath, SEARCH_PATH, whereUsedPath, withBack } from "~/search/paths";
 import { jumpKeyOf, jumpTarget, LIST_PARAM, listHref } from "~/search/query/number-jump";
 import type { SearchConfig } from "~/search/search-config";
@@ -195,7 +195,8 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
         emptyCatalog: false,
         recentSearches: [] as { query: string; href: string }[],
       },
-      { status: 503, headers: { "Cache-Control": "no-store" } },
+      // A query the engine refused is the request's fault (400, as /api/search answers); anything else the service's.
+      { status: error instanceof SearchError && error.kind === "bad-request" ? 400 : 503, headers: { "Cache-Control": "no-store" } },
     );
   }
 }

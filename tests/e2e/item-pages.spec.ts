@@ -302,7 +302,7 @@ test.describe("BOM pages", () => {
     await page.goto(`/bom/${encodeURIComponent(assetOnly.item)}`);
     await expect(page).toHaveURL((u) => u.pathname === `/asset-bom/${encodeURIComponent(assetOnly.item)}`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Asset BOM ${assetOnly.item}`);
-    await expect(page.getByRole("link", { name: "Export Asset BOM", exact: true })).toHaveAttribute(
+    await expect(page.getByRole("link", { name: `Export Asset BOM (${assetOnly.counts.asset} record${assetOnly.counts.asset === 1 ? "" : "s"})`, exact: true })).toHaveAttribute(
       "href",
       `/bom/${encodeURIComponent(assetOnly.item)}/export.csv?type=asset`,
     );
@@ -315,7 +315,7 @@ test.describe("BOM pages", () => {
     await page.goto(`/bom/${encodeURIComponent(pmOnly.item)}`);
     await expect(page).toHaveURL((u) => u.pathname === `/pm-bom/${encodeURIComponent(pmOnly.item)}`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`PM BOM ${pmOnly.item}`);
-    await expect(page.getByRole("link", { name: "Export PM BOM", exact: true })).toHaveAttribute(
+    await expect(page.getByRole("link", { name: `Export PM BOM (${pmOnly.counts.pm} record${pmOnly.counts.pm === 1 ? "" : "s"})`, exact: true })).toHaveAttribute(
       "href",
       `/bom/${encodeURIComponent(pmOnly.item)}/export.csv?type=pm`,
     );
@@ -329,7 +329,7 @@ test.describe("BOM pages", () => {
     expect(response?.status()).toBe(200);
     expect(new URL(page.url()).pathname).toBe(`/bom/${encodeURIComponent(item)}`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`BOM Details ${item}`);
-    await expect(page.getByRole("link", { name: "Export BOM", exact: true })).toHaveAttribute(
+    await expect(page.getByRole("link", { name: `Export BOM (${counts.asset + counts.pm + counts.other} records)`, exact: true })).toHaveAttribute(
       "href",
       `/bom/${encodeURIComponent(item)}/export.csv?type=all`,
     );

@@ -81,6 +81,7 @@ function pageTypes(): [string, string, number, string][] {
   return [
     ["home", "/crib-search", 200, portal.url],
     ["search with filters", searchUrl({ q: "pump", nf: "status:Inactive", sort: "item_number asc", within: "assembly" }), 200, portal.url],
+    ["search its filters leave empty", searchUrl({ q: "pump", f: "category:No Such Category" }), 200, portal.url],
     ["export dialog", `${searchUrl({ q: "pump" })}&export=all`, 200, portal.url],
     ["item", `/product/${path}`, 200, portal.url],
     ["Where Used", `/where-used/${path}`, 200, portal.url],
@@ -214,6 +215,14 @@ describe("footer", () => {
   it("the sign-in page's Contact Support leads to the company site", async () => {
     const html = await (await get("/login", undefined, sso.url)).text();
     expect(html).toContain(`<a href="${SITE_URL}/support">Contact Support</a>`);
+  });
+});
+
+describe("embed", () => {
+  it("/embed shows the address the portal was asked at as the widgets' endpoint, not APP_URL's default", async () => {
+    const html = await (await get("/embed")).text();
+    expect(html).toContain(`<dd>${portal.url}</dd>`);
+    expect(html).not.toContain("localhost:3000");
   });
 });
 
