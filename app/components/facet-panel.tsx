@@ -7,11 +7,11 @@ import { SEARCH_PATH } from "~/search/paths";
 interface FacetPanelProps {
   facets: FacetView[];
   selected: SelectedFilterView[];
-  clearHref: string | null;
   hidden: [string, string][];
-  /** Why a filter added now would be ignored (the search has as many as it may). */
-  notice?: string | null;
 }
+
+/** Where a no-JavaScript page load after a filter change lands: the results, with the chips above them. */
+const TO_RESULTS = "#results-heading";
 
 /** Where the filters take the left column beside the results (the stylesheet's breakpoint). */
 const WIDE = "(min-width: 901px)";
@@ -22,7 +22,7 @@ const WIDE = "(min-width: 901px)";
  * shows the filters all the same (app.css). With JavaScript a wide screen opens the disclosure,
  * so that it says what it shows, and its summary folds and unfolds it on every screen.
  */
-export function FacetPanel({ facets, selected, clearHref, hidden, notice = null }: FacetPanelProps) {
+export function FacetPanel({ facets, selected, hidden }: FacetPanelProps) {
   const hydrated = useHydrated();
   const disclosure = useRef<HTMLDetailsElement>(null);
   // Its `open` is the browser's (not React's), so a fold survives new results.
@@ -36,35 +36,6 @@ export function FacetPanel({ facets, selected, clearHref, hidden, notice = null 
           <h2 id="filters-title">Filters</h2>
           {selected.length > 0 && <span className="filters-count"> ({selected.length} selected)</span>}
         </summary>
-        {selected.length > 0 && (
-          <section className="selected-filters" aria-labelledby="selected-title">
-            <div className="selected-head">
-              <h3 id="selected-title">Selected Filters:</h3>
-              {clearHref && (
-                <AppLink to={clearHref} className="text-button">
-                  Clear All
-                </AppLink>
-              )}
-            </div>
-            <ul>
-              {selected.map((f) => (
-                <li key={`${f.field}:${f.type}:${f.value}`} className={`chip chip-${f.type}`}>
-                  <span>
-                    {f.label} {f.type === "include" ? "is" : "is not"} <strong>{f.value}</strong>
-                  </span>
-                  <AppLink to={f.removeHref} aria-label={`Remove filter: ${f.label} ${f.type === "include" ? "is" : "is not"} ${f.value}`}>
-                    ×
-                  </AppLink>
-                </li>
-              ))}
-            </ul>
-            {notice && (
-              <p className="muted small" role="status">
-                {notice}
-              </p>
-            )}
-          </section>
-        )}
         {facets.every((facet) => facet.values.length === 0) ? (
           <p className="muted">No filters available</p>
         ) : (
@@ -72,6 +43,46 @@ export function FacetPanel({ facets, selected, clearHref, hidden, notice = null 
         )}
       </details>
     </aside>
+  );
+}
+
+/**
+ * The active filters as removable chips with their count and Clear All, right above the results at
+ * every width (issue 29: in the folded panel they were 2,700 px down on a phone). Each link lands
+ * a page loaded without JavaScript at the results.
+ */
+export function SelectedFilters({ selected, clearHref, notice }: { selected: SelectedFilterView[]; clearHref: string | null; notice: string | null }) {
+  if (selected.length === 0) return null;
+  return (
+    <section className="selected-filters" aria-labelledby="selected-title">
+      <h2 id="selected-title">Selected Filters:</h2>
+      <span className="filters-count">({selected.length})</span>
+      <ul>
+        {selected.map((f) => {
+          const is = f.type === "include" ? "is" : "is not";
+          return (
+            <li key={`${f.field}:${f.type}:${f.value}`} className={`chip chip-${f.type}`}>
+              <span>
+                {f.label} {is} <strong>{f.value}</strong>
+              </span>
+              <AppLink to={f.removeHref + TO_RESULTS} aria-label={`Remove filter: ${f.label} ${is} ${f.value}`}>
+                ×
+              </AppLink>
+            </li>
+          );
+        })}
+      </ul>
+      {clearHref && (
+        <AppLink to={clearHref + TO_RESULTS} className="text-button">
+          Clear All
+        </AppLink>
+      )}
+      {notice && (
+        <p className="muted small" role="status">
+          {notice}
+        </p>
+      )}
+    </section>
   );
 }
 
@@ -85,7 +96,9 @@ function FacetGroup({ facet, hidden }: { facet: FacetView; hidden: [string, stri
   const shown = needle ? facet.values.filter((v) => v.value.toLowerCase().includes(needle)) : facet.values;
   const inputId = `facet-search-${facet.key}`;
   return (
-    <details className="facet" open={facet.open}>
+    // The group is where a no-JavaScript page load after one of its links lands (the browser
+    // unfolds the Filters disclosure around it).
+    <details className="facet" open={facet.open} id={`facet-${facet.key}`}>
       <summary>
         <h3>{facet.label}</h3>
       </summary>
@@ -126,7 +139,7 @@ function FacetGroup({ facet, hidden }: { facet: FacetView; hidden: [string, stri
             {shown.map((v) => (
               <li key={v.value} className={v.selected ? `is-${v.selected}` : undefined}>
                 <AppLink
-                  to={filterToggleHref(hidden, facet.param, v.value, v.selected, "include")}
+                  to={`${filterToggleHref(hidden, facet.param, v.value, v.selected, "include")}#facet-${facet.key}`}
                   className="facet-value"
                   aria-label={`${v.selected === "include" ? "Stop including" : "Include"} ${facet.label}: ${v.value}`}
                 >
@@ -135,7 +148,7 @@ function FacetGroup({ facet, hidden }: { facet: FacetView; hidden: [string, stri
                 </AppLink>
                 {v.selected && <span className="visually-hidden">{v.selected === "include" ? "(included)" : "(excluded)"}</span>}
                 <AppLink
-                  to={filterToggleHref(hidden, facet.param, v.value, v.selected, "exclude")}
+                  to={`${filterToggleHref(hidden, facet.param, v.value, v.selected, "exclude")}#facet-${facet.key}`}
                   className={`facet-toggle exclude${v.selected === "exclude" ? " on" : ""}`}
                   aria-label={`${v.selected === "exclude" ? "Stop excluding" : "Exclude"} ${facet.label}: ${v.value}`}
                   title={v.selected === "exclude" ? "Remove this filter" : "Hide this value"}

@@ -5,7 +5,7 @@ import { useEffect, useRef } from "react";
 import type { SearchView, WiderSearchView } from "~/search/search-view";
 import type { ExportDialogView } from "~/export/export-view";
 import { ExportMenu, type ExportMenuView } from "./export-menu";
-import { FacetPanel } from "./facet-panel";
+import { FacetPanel, SelectedFilters } from "./facet-panel";
 import { Pager } from "./pager";
 import { PrintDate } from "./print-date";
 import { ResultsTable } from "./results-table";
@@ -131,6 +131,7 @@ export function SearchPage({ view, error, backup, emptyCatalog, recentSearches, 
               {SEARCHING}
             </p>
           )}
+          <SelectedFilters selected={view.selected} clearHref={view.clearFiltersHref} notice={view.filterLimitNotice} />
           <div className={searching ? "results-body is-stale" : "results-body"}>
             {view.total === 0 ? (
               emptyCatalog ? (
@@ -156,7 +157,7 @@ export function SearchPage({ view, error, backup, emptyCatalog, recentSearches, 
             )}
           </div>
         </section>
-        <FacetPanel facets={view.facets} selected={view.selected} clearHref={view.clearFiltersHref} hidden={view.hidden} notice={view.filterLimitNotice} />
+        <FacetPanel facets={view.facets} selected={view.selected} hidden={view.hidden} />
       </div>
     </>
   );

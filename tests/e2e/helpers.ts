@@ -136,8 +136,9 @@ export function excludeLink(page: Page, label: string, value: string): Locator {
   return facetGroup(page, label).getByRole("link", { name: `Exclude ${label}: ${value}`, exact: true });
 }
 
+/** The active filters' chips, right above the results. */
 export function selectedFilters(page: Page): Locator {
-  return facetPanel(page).locator("section.selected-filters");
+  return page.locator("section.results section.selected-filters");
 }
 
 /** Facet order (spec §4): included values first, then count descending, then alphabetical. */
