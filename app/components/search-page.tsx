@@ -23,6 +23,8 @@ export interface SearchPageProps {
   exportDialog?: ExportDialogView | null;
   exportMenu?: ExportMenuView | null;
   didYouMean?: { query: string; href: string } | null;
+  /** The whole search as a printable pick list (a document of its own). */
+  pickListHref?: string | null;
   /** The query finds nothing under its filters but something without them. */
   widerSearch?: WiderSearchView | null;
   error: { message: string; retryHref: string } | null;
@@ -32,7 +34,7 @@ export interface SearchPageProps {
   recentSearches: { query: string; href: string }[];
 }
 
-export function SearchPage({ view, error, backup, emptyCatalog, recentSearches, exportDialog, exportMenu, didYouMean, widerSearch }: SearchPageProps) {
+export function SearchPage({ view, error, backup, emptyCatalog, recentSearches, exportDialog, exportMenu, didYouMean, widerSearch, pickListHref }: SearchPageProps) {
   const navigation = useNavigation();
   const location = useLocation();
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -107,6 +109,11 @@ export function SearchPage({ view, error, backup, emptyCatalog, recentSearches, 
             />
             <div className="toolbar-end">
               {exportMenu && <ExportMenu menu={exportMenu} onOpen={ExportDialog.preload} />}
+              {pickListHref && (
+                <a href={pickListHref} className="button secondary small">
+                  Print list
+                </a>
+              )}
               <SortForm options={view.sortOptions} value={view.sortValue} hidden={view.hidden} action={ACTION} />
             </div>
           </div>

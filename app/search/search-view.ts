@@ -320,6 +320,8 @@ export function buildSearchView(input: {
       `Crib Search · ${heading}`,
       ...selected.map((f) => `${f.label} ${f.type === "include" ? "is" : "is not"} ${f.value}`),
       ...(state.within.length > 0 ? [`within: ${state.within.join(", ")}`] : []),
+      // A sheet printed from the results page holds the rows on screen; it says so, and where the whole list is.
+      ...(rows.length < response.total ? [`rows ${offset + 1}–${offset + rows.length} of ${response.total} (Print list prints them all)`] : []),
     ].join(" · "),
   };
 }

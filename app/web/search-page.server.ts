@@ -4,7 +4,7 @@ import { requestIdOf } from "~/web/http.server";
 import { services } from "~/registry.server";
 import type { SearchResponse } from "~/search/engine";
 import { SearchError, userMessageOf } from "~/search/errors";
-import { isQueryId, productPath, SEARCH_PATH, whereUsedPath, withBack } from "~/search/paths";
+import { isQueryId, PICK_LIST_PATH, productPath, SEARCH_PATH, whereUsedPath, withBack } from "~/search/paths";
 import { jumpKeyOf, jumpTarget, LIST_PARAM, listHref } from "~/search/query/number-jump";
 import type { SearchConfig } from "~/search/search-config";
 import { buildSearchView, facetTermsOf, searchRequestOf, totalPages, widerSearchOf } from "~/search/search-view";
@@ -54,6 +54,12 @@ function exportMenuOf(state: SearchState, config: SearchConfig, shown: number, t
     return `${SEARCH_PATH}?${params}`;
   };
   return { allHref: href("all"), pageHref: href("page"), shown, total };
+}
+
+/** The search as a pick list: its parameters but the page, since the list starts at the first row. */
+function pickListHref(state: SearchState, config: SearchConfig): string {
+  const params = serializeSearchState({ ...state, page: 1 }, config).toString();
+  return params ? `${PICK_LIST_PATH}?${params}` : PICK_LIST_PATH;
 }
 
 /** The usage signals of a search (and of the facet click that led to it); with Fusion's query id when Fusion answered. */
@@ -170,6 +176,7 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
         didYouMean: didYouMeanOf(answer.value.suggestions, state, config),
         widerSearch: total === 0 ? await widerSearch(request, state, config, requestId) : null,
         exportMenu: total > 0 ? exportMenuOf(state, config, answer.value.docs.length, total) : null,
+        pickListHref: total > 0 ? pickListHref(state, config) : null,
         degraded: answer.degraded,
         backup: backupOf(answer),
         error: null,
@@ -187,6 +194,7 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
         view: null,
         exportDialog: null,
         exportMenu: null,
+        pickListHref: null,
         didYouMean: null,
         widerSearch: null,
         degraded: false,

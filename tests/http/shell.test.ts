@@ -236,7 +236,9 @@ describe("valid HTML", () => {
         ["dark", themeCookie("dark")],
         ["lite", LITE],
       ];
-      for (const [what, pathAndQuery, status, base] of pageTypes()) {
+      // The pick list is a document of its own (no header, footer or script), checked with the pages.
+      const documents: [string, string, number, string][] = [...pageTypes(), ["pick list", "/crib-search/pick-list?q=pump&nf=status%3AInactive", 200, portal.url]];
+      for (const [what, pathAndQuery, status, base] of documents) {
         for (const [variant, cookie] of variants) {
           const response = await page(pathAndQuery, cookie, base);
           expect(response.status, `${what} (${variant})`).toBe(status);
