@@ -10,9 +10,6 @@ interface FacetPanelProps {
   hidden: [string, string][];
 }
 
-/** Where a no-JavaScript page load after a filter change lands: the results, with the chips above them. */
-const TO_RESULTS = "#results-heading";
-
 /** Where the filters take the left column beside the results (the stylesheet's breakpoint). */
 const WIDE = "(min-width: 901px)";
 
@@ -48,8 +45,10 @@ export function FacetPanel({ facets, selected, hidden }: FacetPanelProps) {
 
 /**
  * The active filters as removable chips with their count and Clear All, right above the results at
- * every width (issue 29: in the folded panel they were 2,700 px down on a phone). Each link lands
- * a page loaded without JavaScript at the results.
+ * every width (issue 29: in the folded panel they were 2,700 px down on a phone). A page loaded
+ * without JavaScript after a filter click opens at its top, where these are on the first screen: a
+ * fragment would land lower but would keep the browser from focusing the search box for the next
+ * scan (HTML skips `autofocus` when the address names an element; docs/decisions/022).
  */
 export function SelectedFilters({ selected, clearHref, notice }: { selected: SelectedFilterView[]; clearHref: string | null; notice: string | null }) {
   if (selected.length === 0) return null;
@@ -65,7 +64,7 @@ export function SelectedFilters({ selected, clearHref, notice }: { selected: Sel
               <span>
                 {f.label} {is} <strong>{f.value}</strong>
               </span>
-              <AppLink to={f.removeHref + TO_RESULTS} aria-label={`Remove filter: ${f.label} ${is} ${f.value}`}>
+              <AppLink to={f.removeHref} aria-label={`Remove filter: ${f.label} ${is} ${f.value}`}>
                 ×
               </AppLink>
             </li>
@@ -73,7 +72,7 @@ export function SelectedFilters({ selected, clearHref, notice }: { selected: Sel
         })}
       </ul>
       {clearHref && (
-        <AppLink to={clearHref + TO_RESULTS} className="text-button">
+        <AppLink to={clearHref} className="text-button">
           Clear All
         </AppLink>
       )}
@@ -96,9 +95,7 @@ function FacetGroup({ facet, hidden }: { facet: FacetView; hidden: [string, stri
   const shown = needle ? facet.values.filter((v) => v.value.toLowerCase().includes(needle)) : facet.values;
   const inputId = `facet-search-${facet.key}`;
   return (
-    // The group is where a no-JavaScript page load after one of its links lands (the browser
-    // unfolds the Filters disclosure around it).
-    <details className="facet" open={facet.open} id={`facet-${facet.key}`}>
+    <details className="facet" open={facet.open}>
       <summary>
         <h3>{facet.label}</h3>
       </summary>
@@ -139,7 +136,7 @@ function FacetGroup({ facet, hidden }: { facet: FacetView; hidden: [string, stri
             {shown.map((v) => (
               <li key={v.value} className={v.selected ? `is-${v.selected}` : undefined}>
                 <AppLink
-                  to={`${filterToggleHref(hidden, facet.param, v.value, v.selected, "include")}#facet-${facet.key}`}
+                  to={filterToggleHref(hidden, facet.param, v.value, v.selected, "include")}
                   className="facet-value"
                   aria-label={`${v.selected === "include" ? "Stop including" : "Include"} ${facet.label}: ${v.value}`}
                 >
@@ -148,7 +145,7 @@ function FacetGroup({ facet, hidden }: { facet: FacetView; hidden: [string, stri
                 </AppLink>
                 {v.selected && <span className="visually-hidden">{v.selected === "include" ? "(included)" : "(excluded)"}</span>}
                 <AppLink
-                  to={`${filterToggleHref(hidden, facet.param, v.value, v.selected, "exclude")}#facet-${facet.key}`}
+                  to={filterToggleHref(hidden, facet.param, v.value, v.selected, "exclude")}
                   className={`facet-toggle exclude${v.selected === "exclude" ? " on" : ""}`}
                   aria-label={`${v.selected === "exclude" ? "Stop excluding" : "Exclude"} ${facet.label}: ${v.value}`}
                   title={v.selected === "exclude" ? "Remove this filter" : "Hide this value"}

@@ -41,6 +41,8 @@ export default function ProductPage() {
           Export ({p.specification.length} fields)
         </a>
       </div>
+      {/* Previous and Next near the top: on a phone the item's fields run thousands of pixels down. */}
+      <ItemNav {...p.neighbours} />
       <p className="print-only print-meta">
         Crib Search · {p.itemNumber} · <PrintDate />
       </p>
@@ -70,7 +72,6 @@ export default function ProductPage() {
           )}
         </aside>
       </div>
-      <ItemNav {...p.neighbours} />
     </article>
   );
 }
