@@ -231,7 +231,7 @@ test.describe("Where Used page", () => {
     // Default order: item number ascending (every row is this component, so the column is constant).
     await expect(asset.locator("th", { hasText: "Item Number" })).toHaveAttribute("aria-sort", "ascending");
     expect(new Set(await bomColumnTexts(asset, "Item Number"))).toEqual(new Set([item]));
-    await expect(asset.getByRole("combobox", { name: "Asset BOM sort" })).toHaveValue("relevance");
+    await expect(asset.getByRole("combobox", { name: "Asset BOM sort" })).toHaveValue("item_number asc");
     // The PM section as it is now; the asset section's paging and sorting must leave it alone.
     const pmText = pm.locator(".range, .empty-section");
     const pmBefore = await pmText.textContent();
