@@ -134,13 +134,14 @@ export function HeaderSearch({ search }: { search: HeaderSearchView }) {
     return () => document.removeEventListener("keydown", onKeyDown);
   }, []);
 
-  // The box served empty gets its query back, selected when focused, so the scanned keystrokes
-  // replace it; not once typing began, which would lose the keystrokes typed before hydration.
+  // The box served empty gets its query back, selected, so the scanned keystrokes replace it: only
+  // while it has the focus and nothing was typed. Before the browser's autofocus ran, the text
+  // would get a caret at its end and a scan would append to it; then the box stays empty.
   useEffect(() => {
     const box = document.getElementById("site-search");
-    if (!search.autoFocus || !(box instanceof HTMLInputElement) || box.value) return;
+    if (!search.autoFocus || !(box instanceof HTMLInputElement) || box.value || document.activeElement !== box) return;
     box.value = search.query;
-    if (document.activeElement === box) box.select();
+    box.select();
   }, [search.query, search.autoFocus]);
 
   useEffect(() => {
@@ -155,6 +156,8 @@ export function HeaderSearch({ search }: { search: HeaderSearchView }) {
       const box = document.getElementById("site-search");
       if ((!active || active === document.body) && !document.querySelector("dialog[open]") && box instanceof HTMLInputElement) {
         box.focus();
+        // A new query's box is a new, empty one: its query goes in now that it has the focus.
+        if (!box.value && search.autoFocus) box.value = search.query;
         box.select();
       }
     });
