@@ -9,7 +9,7 @@
  * accessibility scores, LCP, TBT and CLS, and the JavaScript and HTML bytes each page transfers,
  * against the targets and the JavaScript budget (issue 20): performance ≥ 99, LCP ≤ 1.5 s with
  * JavaScript and ≤ 1.1 s in lite mode, TBT ≤ 50 ms, CLS 0, accessibility 100, JavaScript on the
- * search page ≤ 95 KiB compressed, 0 in lite mode.
+ * search page ≤ 96 KiB compressed (docs/decisions/026), 0 in lite mode.
  *
  * Lighthouse's figures are estimates of its simulator from one trace on this machine; a shared
  * machine moves them from run to run, which the median of three only partly smooths.
@@ -30,7 +30,7 @@ const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 const CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"];
 const LITE_COOKIE = { name: "lite", value: encodeURIComponent(Buffer.from(JSON.stringify(true)).toString("base64")) };
 const KIB = 1024;
-const JS_BUDGET = 95 * KIB;
+const JS_BUDGET = 96 * KIB;
 
 const TARGETS = { performance: 99, accessibility: 100, lcpJs: 1500, lcpLite: 1100, tbt: 50, cls: 0 };
 

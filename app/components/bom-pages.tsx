@@ -32,6 +32,8 @@ export function BomPage({
   itemBack?: string | null;
 }) {
   const location = useLocation();
+  // The button says what the file will hold (issue 29): every record of the page's sections.
+  const records = sections.reduce((sum, section) => sum + section.total, 0);
   return (
     <div className="bom-page">
       <div className="page-head">
@@ -47,7 +49,7 @@ export function BomPage({
           {title} <span className="muted">{itemNumber}</span>
         </h1>
         <a href={exportHref} className="button small" download>
-          {exportLabel}
+          {exportLabel} ({records} {records === 1 ? "record" : "records"})
         </a>
       </div>
       <p className="print-only print-meta">

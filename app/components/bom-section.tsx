@@ -1,4 +1,5 @@
-import { AppForm, AppLink, HiddenInputs } from "./progressive";
+import { useSubmit } from "@remix-run/react";
+import { AppForm, AppLink, HiddenInputs, WithoutScript } from "./progressive";
 import type { ReactNode } from "react";
 import type { BomSectionView } from "~/search/bom-view";
 import { PageList } from "./pager";
@@ -85,5 +86,53 @@ function SectionPager({ section, action }: { section: BomSectionView; action: st
         </button>
       </AppForm>
     </div>
+  );
+}
+
+export interface SectionControlsView {
+  sortParam: string;
+  sortValue: string;
+  rowsParam: string;
+  rows: number;
+  pageSizes: number[];
+  hidden: [string, string][];
+}
+
+/**
+ * A Where Used section's Sort By and Show (page size): a GET form of the page, so it works without
+ * JavaScript (its Apply button); with JavaScript a change submits it.
+ */
+export function SectionControls({ title, controls, sorts, action }: { title: string; controls: SectionControlsView; sorts: { value: string; label: string }[]; action: string }) {
+  const submit = useSubmit();
+  const onChange = (e: { currentTarget: HTMLSelectElement }) => submit(e.currentTarget.form, { preventScrollReset: true });
+  return (
+    <AppForm action={action} className="inline-form section-form">
+      <HiddenInputs params={controls.hidden} />
+      <label>
+        <span>Sort By</span>
+        <select name={controls.sortParam} defaultValue={controls.sortValue} key={controls.sortValue} aria-label={`${title} sort`} onChange={onChange}>
+          {sorts.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        <span>Show</span>
+        <select name={controls.rowsParam} defaultValue={String(controls.rows)} key={controls.rows} aria-label={`${title} rows per page`} onChange={onChange}>
+          {controls.pageSizes.map((n) => (
+            <option key={n} value={n}>
+              {n}
+            </option>
+          ))}
+        </select>
+      </label>
+      <WithoutScript>
+        <button type="submit" className="small">
+          Apply
+        </button>
+      </WithoutScript>
+    </AppForm>
   );
 }

@@ -10,10 +10,12 @@ export function ErrorPanel({
   retryHref,
   backHref,
   backLabel = "← Back to Search",
+  search,
 }: {
   title?: string;
   message: string;
   retryHref?: string;
+  search?: { query: string; href: string };
   backHref: string;
   backLabel?: string;
 }) {
@@ -22,6 +24,11 @@ export function ErrorPanel({
       <h1 id="error-panel-title">{title ?? message}</h1>
       {title && <p>{message}</p>}
       <p className="actions">
+        {search && (
+          <AppLink className="button" to={search.href}>
+            Search for “{search.query}”
+          </AppLink>
+        )}
         {retryHref && (
           <a className="button" href={retryHref}>
             Try Again

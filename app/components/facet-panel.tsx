@@ -7,10 +7,7 @@ import { SEARCH_PATH } from "~/search/paths";
 interface FacetPanelProps {
   facets: FacetView[];
   selected: SelectedFilterView[];
-  clearHref: string | null;
   hidden: [string, string][];
-  /** Why a filter added now would be ignored (the search has as many as it may). */
-  notice?: string | null;
 }
 
 /** Where the filters take the left column beside the results (the stylesheet's breakpoint). */
@@ -22,7 +19,7 @@ const WIDE = "(min-width: 901px)";
  * shows the filters all the same (app.css). With JavaScript a wide screen opens the disclosure,
  * so that it says what it shows, and its summary folds and unfolds it on every screen.
  */
-export function FacetPanel({ facets, selected, clearHref, hidden, notice = null }: FacetPanelProps) {
+export function FacetPanel({ facets, selected, hidden }: FacetPanelProps) {
   const hydrated = useHydrated();
   const disclosure = useRef<HTMLDetailsElement>(null);
   // Its `open` is the browser's (not React's), so a fold survives new results.
@@ -36,35 +33,6 @@ export function FacetPanel({ facets, selected, clearHref, hidden, notice = null 
           <h2 id="filters-title">Filters</h2>
           {selected.length > 0 && <span className="filters-count"> ({selected.length} selected)</span>}
         </summary>
-        {selected.length > 0 && (
-          <section className="selected-filters" aria-labelledby="selected-title">
-            <div className="selected-head">
-              <h3 id="selected-title">Selected Filters:</h3>
-              {clearHref && (
-                <AppLink to={clearHref} className="text-button">
-                  Clear All
-                </AppLink>
-              )}
-            </div>
-            <ul>
-              {selected.map((f) => (
-                <li key={`${f.field}:${f.type}:${f.value}`} className={`chip chip-${f.type}`}>
-                  <span>
-                    {f.label} {f.type === "include" ? "is" : "is not"} <strong>{f.value}</strong>
-                  </span>
-                  <AppLink to={f.removeHref} aria-label={`Remove filter: ${f.label} ${f.type === "include" ? "is" : "is not"} ${f.value}`}>
-                    ×
-                  </AppLink>
-                </li>
-              ))}
-            </ul>
-            {notice && (
-              <p className="muted small" role="status">
-                {notice}
-              </p>
-            )}
-          </section>
-        )}
         {facets.every((facet) => facet.values.length === 0) ? (
           <p className="muted">No filters available</p>
         ) : (
@@ -72,6 +40,48 @@ export function FacetPanel({ facets, selected, clearHref, hidden, notice = null 
         )}
       </details>
     </aside>
+  );
+}
+
+/**
+ * The active filters as removable chips with their count and Clear All, right above the results at
+ * every width (issue 29: in the folded panel they were 2,700 px down on a phone). A page loaded
+ * without JavaScript after a filter click opens at its top, where these are on the first screen: a
+ * fragment would land lower but would keep the browser from focusing the search box for the next
+ * scan (HTML skips `autofocus` when the address names an element; docs/decisions/025).
+ */
+export function SelectedFilters({ selected, clearHref, notice }: { selected: SelectedFilterView[]; clearHref: string | null; notice: string | null }) {
+  if (selected.length === 0) return null;
+  return (
+    <section className="selected-filters" aria-labelledby="selected-title">
+      <h2 id="selected-title">Selected Filters:</h2>
+      <span className="filters-count">({selected.length})</span>
+      <ul>
+        {selected.map((f) => {
+          const is = f.type === "include" ? "is" : "is not";
+          return (
+            <li key={`${f.field}:${f.type}:${f.value}`} className={`chip chip-${f.type}`}>
+              <span>
+                {f.label} {is} <strong>{f.value}</strong>
+              </span>
+              <AppLink to={f.removeHref} aria-label={`Remove filter: ${f.label} ${is} ${f.value}`}>
+                ×
+              </AppLink>
+            </li>
+          );
+        })}
+      </ul>
+      {clearHref && (
+        <AppLink to={clearHref} className="text-button">
+          Clear All
+        </AppLink>
+      )}
+      {notice && (
+        <p className="muted small" role="status">
+          {notice}
+        </p>
+      )}
+    </section>
   );
 }
 

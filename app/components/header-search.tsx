@@ -19,15 +19,17 @@ export interface HeaderSearchView {
 
 const Typeahead = lazyPart(() => import("./search-input").then((m) => m.SearchInput), PlainBox);
 
-/** The box's attributes, the same for the plain box and the type-ahead. */
-export type SearchBoxAttributes = InputHTMLAttributes<HTMLInputElement> & { id: string; defaultValue: string };
+/**
+ * The box's attributes, the same for the plain box and the type-ahead; `query` is the page's query
+ * (the box's key: a new query is a new box), not an attribute.
+ */
+export type SearchBoxAttributes = InputHTMLAttributes<HTMLInputElement> & { id: string; defaultValue: string; query: string };
 
 /** The box without type-ahead: a plain input whose form is submitted. */
-function PlainBox({ box }: { box: SearchBoxAttributes }) {
+function PlainBox({ box: { query, ...box } }: { box: SearchBoxAttributes }) {
   return (
     <div className="search-input">
-      {/* A new query is a new box: its text is the page's query, not what was typed before. */}
-      <input key={box.defaultValue} {...box} />
+      <input key={query} {...box} />
     </div>
   );
 }
@@ -37,8 +39,12 @@ function searchBoxAttributes(query: string, autoFocus: boolean): SearchBoxAttrib
     id: "site-search",
     type: "search",
     name: "q",
-    placeholder: "Search",
-    defaultValue: query,
+    // A box that takes the focus is served empty, the query shown as its placeholder: a browser
+    // puts the caret of an autofocused box before its text, so a scan would land in front of the
+    // old query (docs/decisions/025). With JavaScript the query comes back in, selected.
+    placeholder: (autoFocus && query) || "Search",
+    defaultValue: autoFocus ? "" : query,
+    query,
     maxLength: 500,
     autoComplete: "off",
     // Rendered as `autofocus`, so a scan needs no click even without JavaScript.
@@ -128,11 +134,14 @@ export function HeaderSearch({ search }: { search: HeaderSearchView }) {
     return () => document.removeEventListener("keydown", onKeyDown);
   }, []);
 
-  // A box focused for a scan has its query selected, so the scanned keystrokes replace it; not
-  // once typing began before the page hydrated, which would lose the first keystrokes.
+  // The box served empty gets its query back, selected, so the scanned keystrokes replace it: only
+  // while it has the focus and nothing was typed. Before the browser's autofocus ran, the text
+  // would get a caret at its end and a scan would append to it; then the box stays empty.
   useEffect(() => {
     const box = document.getElementById("site-search");
-    if (search.autoFocus && box instanceof HTMLInputElement && document.activeElement === box && box.value === search.query) box.select();
+    if (!search.autoFocus || !(box instanceof HTMLInputElement) || box.value || document.activeElement !== box) return;
+    box.value = search.query;
+    box.select();
   }, [search.query, search.autoFocus]);
 
   useEffect(() => {
@@ -147,6 +156,8 @@ export function HeaderSearch({ search }: { search: HeaderSearchView }) {
       const box = document.getElementById("site-search");
       if ((!active || active === document.body) && !document.querySelector("dialog[open]") && box instanceof HTMLInputElement) {
         box.focus();
+        // A new query's box is a new, empty one: its query goes in now that it has the focus.
+        if (!box.value && search.autoFocus) box.value = search.query;
         box.select();
       }
     });

@@ -8,6 +8,8 @@ export interface RouteProblem {
   message?: string;
   back?: string;
   notFound?: boolean;
+  /** For a thing that does not exist: the search for the text asked for. */
+  search?: { query: string; href: string };
 }
 
 /**
@@ -20,11 +22,13 @@ export function RouteErrorPanel({ fallback, notFoundTitle }: { fallback: string;
   const location = useLocation();
   if (!isRouteErrorResponse(error)) return <ErrorScreen />;
   const body = error.data as RouteProblem | null;
+  // Trying again cannot find what does not exist: a search for it can.
   return (
     <ErrorPanel
       {...(body?.notFound && notFoundTitle ? { title: notFoundTitle } : {})}
       message={body?.message ?? fallback}
-      retryHref={`${location.pathname}${location.search}`}
+      {...(body?.search ? {} : { retryHref: `${location.pathname}${location.search}` })}
+      {...(body?.search ? { search: body.search } : {})}
       backHref={body?.back ?? HOME_PATH}
     />
   );

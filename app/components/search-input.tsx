@@ -20,7 +20,7 @@ type Popup =
  * plain box. With it, typing shows suggestions from `/api/suggestions` in an ARIA combobox: arrows
  * move through them, Enter or a click searches for one, Escape closes the list.
  */
-export function SearchInput({ box }: { box: SearchBoxAttributes }) {
+export function SearchInput({ box: { query, ...box } }: { box: SearchBoxAttributes }) {
   const [enabled, setEnabled] = useState(false);
   const [popup, setPopup] = useState<Popup>({ kind: "closed" });
   const submit = useSubmit();
@@ -40,7 +40,7 @@ export function SearchInput({ box }: { box: SearchBoxAttributes }) {
   // A combobox once JavaScript runs: the server's HTML is the plain box.
   useEffect(() => setEnabled(true), []);
   // A new search (a new page) closes the list.
-  useEffect(() => setPopup({ kind: "closed" }), [box.defaultValue]);
+  useEffect(() => setPopup({ kind: "closed" }), [query]);
 
   async function load(prefix: string) {
     const controller = new AbortController();
@@ -117,7 +117,7 @@ export function SearchInput({ box }: { box: SearchBoxAttributes }) {
       <input
         ref={input}
         // A new query is a new box: its text is the page's query, not what was typed before.
-        key={box.defaultValue}
+        key={query}
         {...box}
         onInput={onInput}
         onKeyDown={onKeyDown}

@@ -2,10 +2,10 @@ import { useLocation, useNavigation } from "@remix-run/react";
 import { BackupNotice } from "./backup-notice";
 import { AppLink, lazyPart } from "./progressive";
 import { useEffect, useRef } from "react";
-import type { SearchView } from "~/search/search-view";
+import type { SearchView, WiderSearchView } from "~/search/search-view";
 import type { ExportDialogView } from "~/export/export-view";
 import { ExportMenu, type ExportMenuView } from "./export-menu";
-import { FacetPanel } from "./facet-panel";
+import { FacetPanel, SelectedFilters } from "./facet-panel";
 import { Pager } from "./pager";
 import { PrintDate } from "./print-date";
 import { ResultsTable } from "./results-table";
@@ -15,14 +15,18 @@ import { SEARCH_PATH } from "~/search/paths";
 const ACTION = SEARCH_PATH;
 /** The dialog opens at its own URL (`?export=…`): its code is fetched only then, or when the menu opens. */
 const ExportDialog = lazyPart(() => import("./export-dialog").then((m) => m.ExportDialog));
-/** Said while a search is on its way (the spec's loading state, in the catalogue's words). */
-const SEARCHING = "Searching the catalogue…";
+/** Said while a search is on its way: the spec's loading text, word for word (issue 29). */
+const SEARCHING = "Searching for appliances...";
 
 export interface SearchPageProps {
   view: SearchView | null;
   exportDialog?: ExportDialogView | null;
   exportMenu?: ExportMenuView | null;
   didYouMean?: { query: string; href: string } | null;
+  /** The whole search as a printable pick list (a document of its own). */
+  pickListHref?: string | null;
+  /** The query finds nothing under its filters but something without them. */
+  widerSearch?: WiderSearchView | null;
   error: { message: string; retryHref: string } | null;
   /** The backup notice of a degraded page: where its results came from. */
   backup?: string | null;
@@ -30,7 +34,7 @@ export interface SearchPageProps {
   recentSearches: { query: string; href: string }[];
 }
 
-export function SearchPage({ view, error, backup, emptyCatalog, recentSearches, exportDialog, exportMenu, didYouMean }: SearchPageProps) {
+export function SearchPage({ view, error, backup, emptyCatalog, recentSearches, exportDialog, exportMenu, didYouMean, widerSearch, pickListHref }: SearchPageProps) {
   const navigation = useNavigation();
   const location = useLocation();
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -105,12 +109,22 @@ export function SearchPage({ view, error, backup, emptyCatalog, recentSearches, 
             />
             <div className="toolbar-end">
               {exportMenu && <ExportMenu menu={exportMenu} onOpen={ExportDialog.preload} />}
+              {pickListHref && (
+                <a href={pickListHref} className="button secondary small">
+                  Print list
+                </a>
+              )}
               <SortForm options={view.sortOptions} value={view.sortValue} hidden={view.hidden} action={ACTION} />
             </div>
           </div>
           <h1 id="results-heading" ref={headingRef} tabIndex={-1} className={searching ? "results-heading is-stale" : "results-heading"}>
             {view.heading}
           </h1>
+          {widerSearch && (
+            <p className="wider-search">
+              {widerSearch.scope} — <AppLink to={widerSearch.href}>{widerSearch.label}</AppLink>
+            </p>
+          )}
           {didYouMean && (
             <p className="did-you-mean">
               Did you mean <AppLink to={didYouMean.href}>{didYouMean.query}</AppLink>?
@@ -124,6 +138,7 @@ export function SearchPage({ view, error, backup, emptyCatalog, recentSearches, 
               {SEARCHING}
             </p>
           )}
+          <SelectedFilters selected={view.selected} clearHref={view.clearFiltersHref} notice={view.filterLimitNotice} />
           <div className={searching ? "results-body is-stale" : "results-body"}>
             {view.total === 0 ? (
               emptyCatalog ? (
@@ -149,7 +164,7 @@ export function SearchPage({ view, error, backup, emptyCatalog, recentSearches, 
             )}
           </div>
         </section>
-        <FacetPanel facets={view.facets} selected={view.selected} clearHref={view.clearFiltersHref} hidden={view.hidden} notice={view.filterLimitNotice} />
+        <FacetPanel facets={view.facets} selected={view.selected} hidden={view.hidden} />
       </div>
     </>
   );

@@ -37,9 +37,12 @@ export default function ProductPage() {
           View BOM
         </AppLink>
         <a href={p.exportHref} className="button small secondary" download>
-          Export
+          {/* What the file holds: the item's fields, as the specification lists them. */}
+          Export ({p.specification.length} fields)
         </a>
       </div>
+      {/* Previous and Next near the top: on a phone the item's fields run thousands of pixels down. */}
+      <ItemNav {...p.neighbours} />
       <p className="print-only print-meta">
         Crib Search · {p.itemNumber} · <PrintDate />
       </p>
@@ -69,7 +72,6 @@ export default function ProductPage() {
           )}
         </aside>
       </div>
-      <ItemNav {...p.neighbours} />
     </article>
   );
 }

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useLocation } from "@remix-run/react";
 import { BackupNotice } from "~/components/backup-notice";
-import { BomSection } from "~/components/bom-section";
+import { BomSection, SectionControls } from "~/components/bom-section";
 import { Breadcrumbs } from "~/components/breadcrumbs";
 import { RouteErrorPanel } from "~/components/route-error-panel";
 import { PrintDate } from "~/components/print-date";
@@ -16,7 +16,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export default function WhereUsedPage() {
-  const { item, description, crumbs, sections, exportBase } = useLoaderData<typeof loader>();
+  const { item, description, crumbs, sections, exportBase, sorts } = useLoaderData<typeof loader>();
   const location = useLocation();
   return (
     <div className="where-used">
@@ -49,12 +49,7 @@ export default function WhereUsedPage() {
                   </ul>
                 </details>
               )}
-              <label className="inline-form">
-                <span>Sort By</span>
-                <select name={`${section.prefix}-relevance`} defaultValue="relevance" aria-label={`${section.title} sort`}>
-                  <option value="relevance">Relevance</option>
-                </select>
-              </label>
+              <SectionControls title={section.title} controls={section.controls} sorts={sorts} action={location.pathname} />
             </>
           }
         />

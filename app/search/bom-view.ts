@@ -19,6 +19,40 @@ export const BOM_TABLE_COLUMNS: BomColumn[] = WHERE_USED_COLUMNS.filter((c) => c
 
 export const BOM_PAGE_SIZE = 20;
 export const WHERE_USED_PAGE_SIZE = 5;
+/** A section's page sizes (`asset-rows`): the Where Used default and the spec's search page sizes. */
+export const SECTION_PAGE_SIZES = [5, 20, 50, 100] as const;
+
+/** The Where Used sections' sort choices (issue 29: the spec's lone "Relevance" sorted nothing). */
+export const WHERE_USED_SORTS: { value: string; label: string }[] = [
+  { value: "item_number asc", label: "Item Number A-Z" },
+  { value: "item_number desc", label: "Item Number Z-A" },
+  { value: "org_code asc", label: "Org Code A-Z" },
+  { value: "asset_number asc", label: "Asset Number A-Z" },
+  { value: "asset_group asc", label: "Asset Group A-Z" },
+  { value: "quantity desc", label: "Quantity, most first" },
+];
+
+/** A section's page size from `{prefix}-rows`, or the section's own. */
+export function sectionRowsOf(params: URLSearchParams, prefix: string, fallback: number): number {
+  const rows = Number(params.get(`${prefix}-rows`));
+  return (SECTION_PAGE_SIZES as readonly number[]).includes(rows) ? rows : fallback;
+}
+
+/**
+ * What a section's sort and page-size form needs: its parameters' names, their values now, and the
+ * page's other parameters as hidden inputs (a new sort or size starts at the first page).
+ */
+export function sectionControlsOf(params: URLSearchParams, prefix: string, state: SectionState, rows: number) {
+  const own = new Set([`${prefix}-sort`, `${prefix}-rows`, `${prefix}-page`]);
+  return {
+    sortParam: `${prefix}-sort`,
+    sortValue: state.sort ? `${state.sort.field} ${state.sort.direction}` : "",
+    rowsParam: `${prefix}-rows`,
+    rows,
+    pageSizes: [...SECTION_PAGE_SIZES],
+    hidden: [...params].filter(([name]) => !own.has(name)),
+  };
+}
 
 export interface SectionSort {
   field: BomSortField;

@@ -6,6 +6,8 @@
 export const HOME_PATH = "/crib-search";
 export const SEARCH_PATH = "/crib-search/search";
 export const SEARCH_EXPORT_PATH = "/crib-search/export.csv";
+/** A search printed as a pick list (docs/decisions/027): the search's parameters, nothing else. */
+export const PICK_LIST_PATH = "/crib-search/pick-list";
 export const LOGIN_PATH = "/login";
 export const LOGOUT_PATH = "/logout";
 

@@ -11,6 +11,28 @@ const MEDIA_KEYS = new Set(["image_urls", "primary_image_url", "other_attachment
  * The specification list: every field of the display order (an absent or empty one as N/A), then
  * the item's other visible fields alphabetically.
  */
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const PRICE_KEYS = new Set(["list_price", "unit_cost", "bpa_price"]);
+const DATE_KEYS = new Set(["creation_date", "last_updated_date", "last_modified", "association_date"]);
+
+/**
+ * A value as people read it on the item page (issue 29): dates as `5 March 2024` (UTC, as the
+ * catalogue stores them), prices with their currency (the spec's default, USD) and two decimals,
+ * lead times in days. Anything else, and any value that is not what its field says, as stored.
+ * The CSV export keeps the stored values.
+ */
+export function formatForPeople(key: string, value: unknown): string {
+  const plain = formatValue(value);
+  if (plain === "N/A") return plain;
+  if (PRICE_KEYS.has(key) && /^-?\d+(\.\d+)?$/.test(plain)) return `$${Number(plain).toFixed(2)} USD`;
+  if (key === "lead_time" && /^\d+$/.test(plain)) return `${plain} ${plain === "1" ? "day" : "days"}`;
+  if ((DATE_KEYS.has(key) || key.endsWith("_date")) && /^\d{4}-\d{2}-\d{2}/.test(plain)) {
+    const date = new Date(plain);
+    if (!Number.isNaN(date.getTime())) return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
+  }
+  return plain;
+}
+
 export function specificationOf(product: Doc, displayOrder: readonly string[]) {
   const present = visibleFields(product, displayOrder);
   const byKey = new Map(present.map((field) => [field.key, field]));
@@ -18,14 +40,14 @@ export function specificationOf(product: Doc, displayOrder: readonly string[]) {
   for (const key of displayOrder) {
     const field = byKey.get(key);
     if (field) {
-      rows.push({ name: field.name, label: field.label || fieldLabel(field.key), value: formatValue(product[field.name]) });
+      rows.push({ name: field.name, label: field.label || fieldLabel(field.key), value: formatForPeople(field.key, product[field.name]) });
       byKey.delete(key);
     } else if (!MEDIA_KEYS.has(key)) {
       rows.push({ name: key, label: fieldLabel(key), value: "N/A" });
     }
   }
   for (const field of present) {
-    if (byKey.has(field.key)) rows.push({ name: field.name, label: field.label || fieldLabel(field.key), value: formatValue(product[field.name]) });
+    if (byKey.has(field.key)) rows.push({ name: field.name, label: field.label || fieldLabel(field.key), value: formatForPeople(field.key, product[field.name]) });
   }
   return rows;
 }

@@ -321,7 +321,33 @@ export function buildSearchView(input: {
       `Crib Search · ${heading}`,
       ...selected.map((f) => `${f.label} ${f.type === "include" ? "is" : "is not"} ${f.value}`),
       ...(state.within.length > 0 ? [`within: ${state.within.join(", ")}`] : []),
+      // A sheet printed from the results page holds the rows on screen; it says so, and where the whole list is.
+      ...(rows.length < response.total ? [`rows ${offset + 1}–${offset + rows.length} of ${response.total} (Print list prints them all)`] : []),
     ].join(" · "),
+  };
+}
+
+/**
+ * What a search that found nothing under its filters says when the same query finds something
+ * without them (issue 29): "0 in Category: Pumps" and a link "124 in all items" to the query alone.
+ * A scan or a new query keeps the last list's filters (spec §4), so this is how a person learns
+ * that the filters, not the catalogue, hid the item.
+ */
+export interface WiderSearchView {
+  /** "0 in Category: Pumps, Status: not Inactive" */
+  scope: string;
+  /** "124 in all items" */
+  label: string;
+  href: string;
+}
+
+export function widerSearchOf(state: SearchState, config: SearchConfig, unfilteredTotal: number): WiderSearchView | null {
+  if (state.filters.length === 0 || unfilteredTotal <= 0) return null;
+  const filters = state.filters.map((f) => `${fieldLabel(fieldKey(f.field))}: ${f.type === "include" ? "" : "not "}${f.value}`);
+  return {
+    scope: `0 in ${filters.join(", ")}`,
+    label: `${unfilteredTotal.toLocaleString("en-US")} in all items`,
+    href: searchHref({ ...state, filters: [], page: 1 }, config),
   };
 }
 

@@ -8,8 +8,11 @@ import {
   BOM_TABLE_COLUMNS,
   buildBomSection,
   parseSectionState,
+  sectionControlsOf,
+  sectionRowsOf,
   WHERE_USED_COLUMNS,
   WHERE_USED_PAGE_SIZE,
+  WHERE_USED_SORTS,
   type BomColumn,
   type SectionSort,
   type SectionState,
@@ -83,19 +86,20 @@ export interface SectionSpec {
 export async function loadBomSection(itemNumber: string, spec: SectionSpec, url: URL, context: RequestContext) {
   const service = services().search;
   const state: SectionState = parseSectionState(url.searchParams, spec.prefix, spec.defaultSort);
+  const pageSize = sectionRowsOf(url.searchParams, spec.prefix, spec.pageSize);
   const fetchPage = (page: number) =>
     service.bom(
       {
         itemNumber,
         type: spec.type,
-        start: (page - 1) * spec.pageSize,
-        rows: spec.pageSize,
+        start: (page - 1) * pageSize,
+        rows: pageSize,
         sort: state.sort ?? undefined,
       },
       context,
     );
   let answer = await fetchPage(state.page);
-  const lastPage = Math.max(1, Math.ceil(answer.value.total / spec.pageSize));
+  const lastPage = Math.max(1, Math.ceil(answer.value.total / pageSize));
   if (state.page > lastPage) {
     state.page = lastPage;
     answer = await fetchPage(lastPage);
@@ -106,13 +110,13 @@ export async function loadBomSection(itemNumber: string, spec: SectionSpec, url:
     title: spec.title,
     response: answer.value,
     state,
-    pageSize: spec.pageSize,
+    pageSize,
     columns: spec.columns,
     path: url.pathname,
     params: url.searchParams,
     defaultSort: spec.defaultSort,
   });
-  return { ...section, degraded: answer.degraded, backup: backupOf(answer) };
+  return { ...section, controls: sectionControlsOf(url.searchParams, spec.prefix, state, pageSize), degraded: answer.degraded, backup: backupOf(answer) };
 }
 
 /** How many records of each type an item has in BOMs (for the single-type redirect). */
@@ -259,5 +263,6 @@ export async function loadWhereUsed(request: Request, rawItem: string | undefine
     crumbs: crumbsFor(back, item),
     sections: [asset, pm],
     exportBase: exportCsvPath("/where-used", item),
+    sorts: WHERE_USED_SORTS,
   };
 }

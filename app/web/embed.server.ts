@@ -34,7 +34,9 @@ export async function loadEmbed(request: Request) {
       { label: "App ID", value: config.fusion?.app ?? "—" },
       { label: "Query profile", value: config.fusion?.queryProfile ?? "—" },
       { label: "Collection", value: config.fusion?.collection ?? config.fusion?.app ?? "—" },
-      { label: "Endpoint", value: config.appUrl },
+      // The address this page was asked at, which the widgets' `endpoint` must name: APP_URL is
+      // the sign-in redirect's origin and keeps its default (localhost:3000) when sign-in is off.
+      { label: "Endpoint", value: url.origin },
       { label: "API key", value: "Held by the portal; never sent to a browser" },
       { label: "Theme", value: theme },
       { label: "Allowed origins (EMBED_ORIGINS)", value: config.embedOrigins.join(", ") || "none: this portal's own pages only" },

@@ -4,7 +4,7 @@ import { services } from "~/registry.server";
 import type { Doc, RequestContext } from "~/search/engine";
 import { bomPath, exportCsvPath, isQueryId, isSearchPath, productLink, productPath, whereUsedPath, withBack } from "~/search/paths";
 import { externalUrlOf, imageOf, isInactive, specificationOf, titleOf } from "~/search/product-view";
-import { goToPage, parseSearchParams, searchHref } from "~/search/state";
+import { EMPTY_STATE, goToPage, parseSearchParams, searchHref } from "~/search/state";
 import { listQueryOf } from "~/search/query/number-jump";
 import { requireUser } from "./auth.server";
 import { backParam } from "./bom-pages.server";
@@ -83,7 +83,8 @@ export async function loadProductPage(request: Request, rawId: string | undefine
     logFailure("product lookup", error, context);
     throw json({ message: "Failed to load product details", back }, { status: 503 });
   }
-  if (!product) throw json({ message: "Product not found", back, notFound: true }, { status: 404 });
+  // An unknown number is often a typo or a number of another system: offer the search for it.
+  if (!product) throw json({ message: "Product not found", back, notFound: true, search: { query: id, href: searchHref({ ...EMPTY_STATE, q: id }, searchConfig) } }, { status: 404 });
 
   // A click on a results row (productLink): counted once, so its marks stay out of this page's own
   // address, which the Where Used and BOM pages take as their way back.

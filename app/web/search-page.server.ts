@@ -3,11 +3,11 @@ import { buildExportDialog, exportScopeOf, isViewParam } from "~/export/export-d
 import { pageContext } from "~/web/http.server";
 import { services } from "~/registry.server";
 import type { RequestContext, SearchResponse } from "~/search/engine";
-import { userMessageOf } from "~/search/errors";
-import { isQueryId, productPath, SEARCH_PATH, whereUsedPath, withBack } from "~/search/paths";
+import { SearchError, userMessageOf } from "~/search/errors";
+import { isQueryId, PICK_LIST_PATH, productPath, SEARCH_PATH, whereUsedPath, withBack } from "~/search/paths";
 import { jumpKeyOf, jumpTarget, LIST_PARAM, listHref } from "~/search/query/number-jump";
 import type { SearchConfig } from "~/search/search-config";
-import { buildSearchView, facetTermsOf, searchRequestOf, totalPages } from "~/search/search-view";
+import { buildSearchView, facetTermsOf, searchRequestOf, totalPages, widerSearchOf } from "~/search/search-view";
 import type { Answer } from "~/search/service";
 import { EMPTY_STATE, goToPage, parseSearchParams, searchHref, serializeSearchState, withQuery, type SearchState } from "~/search/state";
 import { requireUser } from "./auth.server";
@@ -56,6 +56,12 @@ function exportMenuOf(state: SearchState, config: SearchConfig, shown: number, t
   return { allHref: href("all"), pageHref: href("page"), shown, total };
 }
 
+/** The search as a pick list: its parameters but the page, since the list starts at the first row. */
+function pickListHref(state: SearchState, config: SearchConfig): string {
+  const params = serializeSearchState({ ...state, page: 1 }, config).toString();
+  return params ? `${PICK_LIST_PATH}?${params}` : PICK_LIST_PATH;
+}
+
 /** The usage signals of a search (and of the facet click that led to it); with Fusion's query id when Fusion answered. */
 function recordSearch(request: Request, state: SearchState, answer: Answer<SearchResponse>, queryId: string | undefined): void {
   void recordSignal(request, {
@@ -94,6 +100,17 @@ async function jumpToItem(request: Request, url: URL, state: SearchState, config
   // The jump is the click on the one result the search would have listed.
   void recordSignal(request, { type: "click", data: { docId: doc.id, position: 0, query: state.q, title: itemNumber, url: productPath(itemNumber), itemNumber } });
   throw redirect(withBack(productPath(itemNumber), list));
+}
+
+/**
+ * How many the query finds without its filters, asked only when the filters left nothing (a count,
+ * no rows or facets). A failure of this second look-up leaves the page as it was.
+ */
+async function widerSearch(request: Request, state: SearchState, config: SearchConfig, requestId: string) {
+  if (state.filters.length === 0) return null;
+  const unfiltered = { ...searchRequestOf({ ...state, filters: [] }, config), start: 0, rows: 0, facetFields: [], highlight: false };
+  const answer = await services().search.search(unfiltered, { requestId, signal: request.signal }).catch(() => null);
+  return answer ? widerSearchOf(state, config, answer.value.total) : null;
 }
 
 /** Loads a search results page from its URL: the search route and the home page share it. */
@@ -174,7 +191,9 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
         view,
         exportDialog,
         didYouMean: didYouMeanOf(answer.value.suggestions, state, config),
+        widerSearch: total === 0 ? await widerSearch(request, state, config, requestId) : null,
         exportMenu: total > 0 ? exportMenuOf(state, config, answer.value.docs.length, total) : null,
+        pickListHref: total > 0 ? pickListHref(state, config) : null,
         degraded: answer.degraded,
         backup: backupOf(answer),
         error: null,
@@ -192,14 +211,17 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
         view: null,
         exportDialog: null,
         exportMenu: null,
+        pickListHref: null,
         didYouMean: null,
+        widerSearch: null,
         degraded: false,
         backup: null,
         error: { message: userMessageOf(error), retryHref: `${url.pathname}${url.search}` },
         emptyCatalog: false,
         recentSearches: [] as { query: string; href: string }[],
       },
-      { status: 503, headers: { "Cache-Control": "no-store" } },
+      // A query the engine refused is the request's fault (400, as /api/search answers); anything else the service's.
+      { status: error instanceof SearchError && error.kind === "bad-request" ? 400 : 503, headers: { "Cache-Control": "no-store" } },
     );
   }
 }

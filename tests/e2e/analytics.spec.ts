@@ -5,8 +5,8 @@ test("a search from the search box is counted on /analytics, whose tables downlo
   const query = `pump ${testInfo.project.name}${Date.now().toString(36)}`;
   await page.goto("/crib-search");
   await waitForHydration(page, testInfo);
-  await page.getByPlaceholder("Search", { exact: true }).fill(query);
-  await page.getByPlaceholder("Search", { exact: true }).press("Enter");
+  await page.locator("#site-search").fill(query);
+  await page.locator("#site-search").press("Enter");
   await expect(page).toHaveURL(/\/crib-search\/search\?q=/);
 
   await page.goto("/analytics?days=7");

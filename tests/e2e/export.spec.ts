@@ -365,7 +365,10 @@ test.describe("item, BOM and Where Used exports", () => {
     await openSearch(page, testInfo, searchUrl({ q: "pump" }));
     const item = (await columnTexts(page, "Item Number"))[0]!;
     await resultRows(page).first().locator("a.row-link").click();
-    const href = await page.getByRole("link", { name: "Export", exact: true }).getAttribute("href");
+    // The button says how many fields the file holds.
+    const button = page.getByRole("link", { name: /^Export \(\d+ fields\)$/ });
+    const fields = Number(/\d+/.exec((await button.textContent()) ?? "")?.[0]);
+    const href = await button.getAttribute("href");
     expect(href).toMatch(/^\/product\/[^/]+\/export\.csv/);
 
     const response = await page.request.get(href!);
@@ -378,6 +381,7 @@ test.describe("item, BOM and Where Used exports", () => {
     expectAttachment(disposition, name);
     const csv = parse(await response.text());
     expect(csv.rows).toHaveLength(1);
+    expect(Object.keys(csv.rows[0]!)).toHaveLength(fields);
     const product = await apiProduct(page, item);
     expect(csv.rows[0]!["Item Number"]).toBe(item);
     expect(csv.rows[0]!["Org Code"]).toBe(String(product.org_code_s));

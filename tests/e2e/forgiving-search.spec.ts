@@ -49,3 +49,17 @@ test("-word leaves the word out, a plural finds the singular, a misspelling offe
   await expect(resultsHeading(page)).toContainText('results for "refrigerator"');
   expect(await shownTotal(page)).toBeGreaterThan(0);
 });
+
+for (const width of [320, 1280]) {
+  test(`at ${width} px a three-letter slip in one word of several offers the correction`, async ({ page }, testInfo) => {
+    await page.setViewportSize({ width, height: 640 });
+    await openSearch(page, testInfo, searchUrl({ q: "condensate pmp" }));
+    await expect(resultsHeading(page)).toHaveText(headingText(0, "condensate pmp"));
+    const offer = page.locator(".did-you-mean");
+    await expect(offer).toHaveText("Did you mean condensate pump?");
+    await expect(offer).toBeInViewport();
+    await offer.getByRole("link", { name: "condensate pump" }).click();
+    await expect(resultsHeading(page)).toHaveText(/^\d+ results for "condensate pump"$/);
+    expect(await shownTotal(page)).toBeGreaterThan(0);
+  });
+}

@@ -74,7 +74,22 @@ export async function shownTotal(page: Page): Promise<number> {
 
 /** The main search box in the header, and submitting it like a user (Enter). */
 export function headerSearch(page: Page): Locator {
-  return page.getByPlaceholder("Search", { exact: true });
+  return page.locator("#site-search");
+}
+
+/**
+ * The header box shows the page's query: served empty with the query as its placeholder when it
+ * takes the focus, so a scan replaces it (docs/decisions/025); JavaScript puts the query back in,
+ * selected, when the box already had the focus as the page hydrated.
+ */
+export async function expectBoxQuery(page: Page, testInfo: TestInfo, query: string): Promise<void> {
+  const box = headerSearch(page);
+  if (isJs(testInfo) && (await box.inputValue()) !== "") {
+    await expect(box).toHaveValue(query);
+  } else {
+    await expect(box).toHaveValue("");
+    await expect(box).toHaveAttribute("placeholder", query || "Search");
+  }
 }
 
 export async function submitHeaderSearch(page: Page, text: string): Promise<void> {
@@ -123,8 +138,9 @@ export function excludeLink(page: Page, label: string, value: string): Locator {
   return facetGroup(page, label).getByRole("link", { name: `Exclude ${label}: ${value}`, exact: true });
 }
 
+/** The active filters' chips, right above the results. */
 export function selectedFilters(page: Page): Locator {
-  return facetPanel(page).locator("section.selected-filters");
+  return page.locator("section.results section.selected-filters");
 }
 
 /** Facet order (spec §4): included values first, then count descending, then alphabetical. */

@@ -156,13 +156,16 @@ test.describe("item detail page", () => {
     expect((await columnTexts(page, "Item Number"))[0]).toBe(item);
   });
 
-  test("an unknown item answers 404 with Product Not Found and ← Back to Search", async ({ page, request }) => {
+  test("an unknown item answers 404 with Product Not Found, the search for its text and ← Back to Search", async ({ page, request }) => {
     expect((await request.get("/api/products/NO-SUCH-ITEM")).status(), "the made-up item does not exist").toBe(404);
     const response = await page.goto("/product/NO-SUCH-ITEM");
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: "Product Not Found", exact: true })).toBeVisible();
     await expect(page.getByRole("link", { name: "← Back to Search", exact: true })).toHaveAttribute("href", "/crib-search");
-    await expect(page.getByRole("link", { name: "Try Again", exact: true })).toBeVisible();
+    // Trying again cannot find it; a search for the text may (a typo, another system's number).
+    await expect(page.getByRole("link", { name: "Try Again", exact: true })).toHaveCount(0);
+    await page.getByRole("link", { name: "Search for “NO-SUCH-ITEM”", exact: true }).click();
+    await expect(page.locator("#results-heading")).toHaveText(/^\d+ results for "NO-SUCH-ITEM"$/);
   });
 });
 
@@ -228,7 +231,7 @@ test.describe("Where Used page", () => {
     // Default order: item number ascending (every row is this component, so the column is constant).
     await expect(asset.locator("th", { hasText: "Item Number" })).toHaveAttribute("aria-sort", "ascending");
     expect(new Set(await bomColumnTexts(asset, "Item Number"))).toEqual(new Set([item]));
-    await expect(asset.getByRole("combobox", { name: "Asset BOM sort" })).toHaveValue("relevance");
+    await expect(asset.getByRole("combobox", { name: "Asset BOM sort" })).toHaveValue("item_number asc");
     // The PM section as it is now; the asset section's paging and sorting must leave it alone.
     const pmText = pm.locator(".range, .empty-section");
     const pmBefore = await pmText.textContent();
@@ -302,7 +305,7 @@ test.describe("BOM pages", () => {
     await page.goto(`/bom/${encodeURIComponent(assetOnly.item)}`);
     await expect(page).toHaveURL((u) => u.pathname === `/asset-bom/${encodeURIComponent(assetOnly.item)}`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Asset BOM ${assetOnly.item}`);
-    await expect(page.getByRole("link", { name: "Export Asset BOM", exact: true })).toHaveAttribute(
+    await expect(page.getByRole("link", { name: `Export Asset BOM (${assetOnly.counts.asset} record${assetOnly.counts.asset === 1 ? "" : "s"})`, exact: true })).toHaveAttribute(
       "href",
       `/bom/${encodeURIComponent(assetOnly.item)}/export.csv?type=asset`,
     );
@@ -315,7 +318,7 @@ test.describe("BOM pages", () => {
     await page.goto(`/bom/${encodeURIComponent(pmOnly.item)}`);
     await expect(page).toHaveURL((u) => u.pathname === `/pm-bom/${encodeURIComponent(pmOnly.item)}`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`PM BOM ${pmOnly.item}`);
-    await expect(page.getByRole("link", { name: "Export PM BOM", exact: true })).toHaveAttribute(
+    await expect(page.getByRole("link", { name: `Export PM BOM (${pmOnly.counts.pm} record${pmOnly.counts.pm === 1 ? "" : "s"})`, exact: true })).toHaveAttribute(
       "href",
       `/bom/${encodeURIComponent(pmOnly.item)}/export.csv?type=pm`,
     );
@@ -329,7 +332,7 @@ test.describe("BOM pages", () => {
     expect(response?.status()).toBe(200);
     expect(new URL(page.url()).pathname).toBe(`/bom/${encodeURIComponent(item)}`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`BOM Details ${item}`);
-    await expect(page.getByRole("link", { name: "Export BOM", exact: true })).toHaveAttribute(
+    await expect(page.getByRole("link", { name: `Export BOM (${counts.asset + counts.pm + counts.other} records)`, exact: true })).toHaveAttribute(
       "href",
       `/bom/${encodeURIComponent(item)}/export.csv?type=all`,
     );

@@ -17,8 +17,8 @@ const SERVER_ONLY = /\.server\.tsx?$|\/node_modules\/(zod|better-sqlite3|papapar
 /** The catalogue's field table and what is built from it: the view gives the page its labels and keys. */
 const FIELD_TABLE = /app\/search\/(catalog-fields|fields)\.ts$|\/node_modules\/zod\//;
 const KIB = 1024;
-/** Issue 20's budget for the search page's JavaScript, compressed (94.8 KiB today, docs/benchmarks.md). */
-const BUDGET = 95 * KIB;
+/** The budget for the search page's JavaScript, compressed: issue 20's 95 KiB, raised for issue 29 (docs/decisions/026). */
+const BUDGET = 96 * KIB;
 
 type Metafile = { outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }> };
 

@@ -40,6 +40,7 @@ describe("security headers", () => {
     ["a search page", () => searchUrl({ q: "pump" }), 200],
     ["an item page", () => `/product/${encodeURIComponent(item)}`, 200],
     ["a Where Used page", () => `/where-used/${encodeURIComponent(item)}`, 200],
+    ["a pick list", () => "/crib-search/pick-list?q=pump", 200],
     ["a missing item's page", () => "/product/NO-SUCH-ITEM-0000", 404],
     ["an unknown page", () => "/no/such/page", 404],
   ];
@@ -48,6 +49,28 @@ describe("security headers", () => {
     expect(response.status).toBe(status);
     expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(response.headers.get(name), name).toBe(value);
+  });
+});
+
+describe("pick list", () => {
+  it("is a document without scripts, not cached, every row of the search up to 500 with the range said", async () => {
+    const all = (await (await get("/api/search?q=&rows=0")).json()).data.numFound as number;
+    const response = await get("/crib-search/pick-list");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const html = await response.text();
+    expect(html).not.toMatch(/<script/i);
+    expect(html.match(/<td class="pick-box"/g)).toHaveLength(Math.min(500, all));
+    expect(html).toContain(all > 500 ? `first 500 of ${all.toLocaleString("en-US")}` : `1–${all} of ${all}`);
+  });
+
+  it("prints a filtered search whole, with its filters in the header", async () => {
+    const pumps = (await (await get("/api/search?q=pump&rows=0")).json()).data.numFound as number;
+    const html = await (await get("/crib-search/pick-list?q=pump&nf=status%3AInactive")).text();
+    expect(html).toContain("Pick list: ");
+    expect(html).toContain("Status is not Inactive");
+    expect(html).toMatch(/<span class="pick-list-range">1–\d+ of \d+<\/span>/);
+    expect(pumps).toBeGreaterThan(0);
   });
 });
 

@@ -337,6 +337,14 @@ describe("a portal with sign-in on", () => {
     expect((await response.json()).error).toMatchObject({ status: 401, message: "Authentication required" });
   });
 
+  it("POST /logout without a body answers like a logout, not a 500", async () => {
+    for (const headers of [{}, { "Content-Type": "application/x-www-form-urlencoded" }, { "Content-Type": "application/json" }] as Record<string, string>[]) {
+      const response = await fetch(sso("/logout"), { method: "POST", headers: { Origin: portal.url, ...headers }, redirect: "manual" });
+      expect(response.status, JSON.stringify(headers)).toBe(302);
+      expect(new URL(response.headers.get("location")!, portal.url).pathname).toBe("/");
+    }
+  });
+
   it.each(["/api/health", "/api/ready"])("%s answers 200 without a session", async (path) => {
     expect((await fetch(sso(path))).status).toBe(200);
   });

@@ -81,6 +81,7 @@ function pageTypes(): [string, string, number, string][] {
   return [
     ["home", "/crib-search", 200, portal.url],
     ["search with filters", searchUrl({ q: "pump", nf: "status:Inactive", sort: "item_number asc", within: "assembly" }), 200, portal.url],
+    ["search its filters leave empty", searchUrl({ q: "pump", f: "category:No Such Category" }), 200, portal.url],
     ["export dialog", `${searchUrl({ q: "pump" })}&export=all`, 200, portal.url],
     ["item", `/product/${path}`, 200, portal.url],
     ["Where Used", `/where-used/${path}`, 200, portal.url],
@@ -217,6 +218,14 @@ describe("footer", () => {
   });
 });
 
+describe("embed", () => {
+  it("/embed shows the address the portal was asked at as the widgets' endpoint, not APP_URL's default", async () => {
+    const html = await (await get("/embed")).text();
+    expect(html).toContain(`<dd>${portal.url}</dd>`);
+    expect(html).not.toContain("localhost:3000");
+  });
+});
+
 describe("valid HTML", () => {
   it("the Nu HTML Checker finds no error on any page type, in either theme or in lite mode", { timeout: 180_000 }, async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "crib-vnu-"));
@@ -227,7 +236,9 @@ describe("valid HTML", () => {
         ["dark", themeCookie("dark")],
         ["lite", LITE],
       ];
-      for (const [what, pathAndQuery, status, base] of pageTypes()) {
+      // The pick list is a document of its own (no header, footer or script), checked with the pages.
+      const documents: [string, string, number, string][] = [...pageTypes(), ["pick list", "/crib-search/pick-list?q=pump&nf=status%3AInactive", 200, portal.url]];
+      for (const [what, pathAndQuery, status, base] of documents) {
         for (const [variant, cookie] of variants) {
           const response = await page(pathAndQuery, cookie, base);
           expect(response.status, `${what} (${variant})`).toBe(status);

@@ -48,6 +48,8 @@ describe("export failures", () => {
     expect(page.status).toBe(503);
     expect(page.type).toMatch(/^text\/html/);
     expect(page.title).toBe("Failed to get export estimate: The catalogue is not available yet – Crib Search");
+    // Spec §8: the failure, then the question that Try Again answers.
+    expect(page.html).toMatch(/<h1 id="error-panel-title">Failed to get export estimate: The catalogue is not available yet<\/h1><p>Would you like to try again\?<\/p>/);
     expect(page.html).toContain('href="/crib-search/search?q=pump&amp;fields=item_number&amp;export=all"');
     expect(page.html).toContain('href="/crib-search/export.csv?q=pump&amp;scope=all&amp;fields=item_number"');
     expect(page.html).not.toMatch(/sqlite|not a database/i);

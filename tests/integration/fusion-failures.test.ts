@@ -176,10 +176,12 @@ describe("Fusion failing in every way", () => {
     expect(status.engines.primary.health.detail).toBe("Connection refused - Fusion service may be down");
   });
 
-  it("a malformed query (Fusion's 400): the generic search error on the page and a 400 from the API, nothing of Solr's text", async () => {
+  it("a malformed query (Fusion's 400): the generic search error and a 400 on the page and from the API, nothing of Solr's text", async () => {
     install();
     fusionAnswers(() => solrError(400));
     const page = await pageOf("pump");
+    // The same status on the page as from the API: the request, not the platform, was at fault.
+    expect(page.status).toBe(400);
     expect(page.data.error?.message).toBe("Search failed");
     expect(page.data.degraded).toBe(false);
     expect(JSON.stringify(page.data)).not.toMatch(/solr|SyntaxError/i);

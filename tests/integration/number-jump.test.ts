@@ -56,8 +56,18 @@ describe("a search for one item's number", () => {
     expect(location?.startsWith(`/product/${encodeURIComponent(number)}?`)).toBe(true);
   });
 
-  it("shows the list with list=1, with a filter, a sort, a later page or search-within terms", async () => {
-    for (const extra of ["&list=1", "&f=org_code:LOU", "&sort=org_code+asc", "&page=2", "&within=x"]) {
+  it("opens the item whatever filters and sort the box carried along, the filtered list one Back away", async () => {
+    const otherOrg = String(item.attribute_org_code_s) === "LOU" ? "ZZZ" : "LOU";
+    for (const extra of [`&f=org_code:${otherOrg}`, `&nf=org_code:${String(item.attribute_org_code_s)}`, "&sort=org_code+asc"]) {
+      const { location } = await search(`q=${encodeURIComponent(number)}${extra}`);
+      expect(location?.startsWith(`/product/${encodeURIComponent(number)}?`), extra).toBe(true);
+      const back = new URLSearchParams(location!.split("?")[1]).get("back") ?? "";
+      expect(new URLSearchParams(back.split("?")[1]).get("list"), extra).toBe("1");
+    }
+  });
+
+  it("shows the list with list=1, a later page or search-within terms", async () => {
+    for (const extra of ["&list=1", "&page=2", "&within=x"]) {
       const { location } = await search(`q=${encodeURIComponent(number)}${extra}`);
       expect(location?.startsWith("/product/") ?? false, extra).toBe(false);
     }
@@ -89,6 +99,31 @@ describe("a search for one item's number", () => {
       allResults: unknown;
     };
     expect(plain.allResults).toBeNull();
+  });
+});
+
+describe("a query that its kept filters leave empty", () => {
+  const page = async (query: string) => {
+    const response = (await searchLoader({ request: new Request(`http://localhost/crib-search/search?${query}`), params: {}, context: {} })) as Response;
+    return (await response.json()) as { view: { total: number }; widerSearch: { scope: string; label: string; href: string } | null };
+  };
+
+  it("says how many the query finds in all items, with the link to it", async () => {
+    const word = String(item.item_description_t ?? "").split(/\s+/).find((w) => w.length > 3) ?? "pump";
+    const all = await page(new URLSearchParams({ q: word }).toString());
+    expect(all.view.total).toBeGreaterThan(0);
+    expect(all.widerSearch).toBeNull();
+    const filtered = await page(new URLSearchParams({ q: word, f: "category:No Such Category" }).toString());
+    expect(filtered.view.total).toBe(0);
+    expect(filtered.widerSearch).toEqual({
+      scope: "0 in Category: No Such Category",
+      label: `${all.view.total.toLocaleString("en-US")} in all items`,
+      href: `/crib-search/search?${new URLSearchParams({ q: word })}`,
+    });
+  });
+
+  it("says nothing when the query finds nothing anywhere", async () => {
+    expect((await page(new URLSearchParams({ q: "zzqqxxnothing", f: "category:Pumps" }).toString())).widerSearch).toBeNull();
   });
 });
 

@@ -77,6 +77,8 @@ export const JUDGMENTS: readonly Judgment[] = [
     ] as const
   ).map(([q, correction]): Judgment => ({ family: "typos", q, words: [correction], correction })),
   { family: "typos", q: "drian pump", words: ["drain", "pump"], correction: "drain pump" },
+  // A three-letter slip in one word of several (issue 29).
+  { family: "typos", q: "condensate pmp", words: ["condensate", "pump"], correction: "condensate pump" },
 
   // Phrases: the words together and in order.
   ...["wall oven", "drain pump", "water level", "door seal", "fresh food", "surface element", "control board", "room air conditioner", "spark igniter", "bake element"].map(

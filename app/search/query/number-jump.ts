@@ -4,8 +4,9 @@ import { numberKey, parseQuery, partNumberKeyOf } from "./query";
 
 /**
  * A search that is exactly one item's item number or manufacturer part number (typed, pasted or
- * scanned, then Enter) opens that item. Only a fresh search from the search box jumps: the query
- * alone, page 1, no filter, sort or search-within. `list=1` on the search URL (the item page's
+ * scanned, then Enter) opens that item, whatever filters and sort the search box carries along: a
+ * number names one item, which a filter kept from the last list must not hide (issue 29). Only a
+ * first page without search-within jumps (a new query from the box resets both). `list=1` on the search URL (the item page's
  * "All results for …" link) shows the list instead; it is the only parameter this adds to the
  * URL contract, and a view parameter: it changes nothing in the results.
  */
@@ -14,7 +15,7 @@ export const LIST_PARAM = "list";
 /** The part-number key of a state that may jump, or null. */
 export function jumpKeyOf(state: SearchState, params: URLSearchParams): string | null {
   if (params.has(LIST_PARAM)) return null;
-  if (state.page !== 1 || state.sort !== null || state.filters.length > 0 || state.within.length > 0) return null;
+  if (state.page !== 1 || state.within.length > 0) return null;
   return partNumberKeyOf(parseQuery(state.q));
 }
 

@@ -26,9 +26,13 @@ export function buildVocabulary(entries: Iterable<readonly [string, number]>): V
   return { docs, byLength };
 }
 
-/** Edits allowed for a word of this length: short words have too many neighbours. */
+/**
+ * Edits allowed for a word of this length. Three letters get one ("pmp" → "pump", issue 29): their
+ * many neighbours are ranked by how many items hold them, and a correction is offered only when
+ * the corrected query finds more. Shorter words are codes and units, never corrected.
+ */
 export function maxEdits(length: number): number {
-  return length < 4 ? 0 : length < 8 ? 1 : 2;
+  return length < 3 ? 0 : length < 8 ? 1 : 2;
 }
 
 /** One swap of neighbouring letters (`drian` → `drain`): two edits, but one slip of the fingers. */

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import type { Doc } from "./engine";
+import { buildPickList, PICK_LIST_CAP, pickListRange, printedAtOf } from "./pick-list-view";
+import { DEFAULT_SEARCH_CONFIG } from "./search-config";
+import { EMPTY_STATE } from "./state";
+
+const doc = (i: number): Doc => ({
+  id: `d${i}`,
+  item_number_s: `MRO-${1000 + i}`,
+  item_description_t: `Pump seal ${i}`,
+  attribute_stock_locator_s: `A-${i}-3`,
+  attribute_subinventory_s: "CRIB1",
+  attribute_quantity_on_hand_i: i,
+  attribute_status_s: "Active",
+});
+
+describe("pick list", () => {
+  it("says how much of the search the sheet holds", () => {
+    expect(pickListRange(148, 148)).toBe("1–148 of 148");
+    expect(pickListRange(500, 5000)).toBe("first 500 of 5,000");
+    expect(pickListRange(0, 0)).toBe("0 of 0");
+  });
+
+  it("writes the locator first and every column a picker needs, N/A left to the page", () => {
+    const state = { ...EMPTY_STATE, q: "pump", filters: [{ field: "category_s", value: "Pumps", type: "include" as const }] };
+    const list = buildPickList({ state, config: DEFAULT_SEARCH_CONFIG, docs: [doc(1), { id: "x", item_number_s: "X-1" }], total: 2, now: new Date("2026-11-27T21:40:12Z") });
+    expect(list.heading).toBe('2 results for "pump"');
+    expect(list.refinement).toEqual(["Category is Pumps"]);
+    expect(list.columns.map((c) => c.label)).toEqual(["Stock Locator", "Subinventory", "Item Number", "Item Description", "Quantity On Hand", "Issue UOM", "Status"]);
+    expect(list.rows[0]).toEqual(["A-1-3", "CRIB1", "MRO-1001", "Pump seal 1", "1", "", "Active"]);
+    expect(list.rows[1]).toEqual(["", "", "X-1", "", "", "", ""]);
+    expect(list.backHref).toBe("/crib-search/search?q=pump&f=category%3APumps");
+    expect(list.printedAt).toBe("2026-11-27 21:40 UTC");
+  });
+
+  it("stops at the cap", () => {
+    const docs = Array.from({ length: PICK_LIST_CAP + 5 }, (_, i) => doc(i));
+    const list = buildPickList({ state: EMPTY_STATE, config: DEFAULT_SEARCH_CONFIG, docs, total: 5000, now: new Date() });
+    expect(list.rows).toHaveLength(PICK_LIST_CAP);
+    expect(list.range).toBe("first 500 of 5,000");
+    expect(printedAtOf(new Date("2026-01-02T03:04:05Z"))).toBe("2026-01-02 03:04 UTC");
+  });
+});
