@@ -65,6 +65,9 @@ export async function readForm(request: Request): Promise<FormData> {
       status: 400,
       headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
     });
+  // No body at all, whatever its type says, is an empty form: a logout without one answers as a
+  // logout does (issue 29), a body that is something else is refused (issue 28).
+  if ((await request.clone().text().catch(() => "x")) === "") return new FormData();
   if (!FORM_TYPES.test(request.headers.get("Content-Type") ?? "")) throw unreadable();
   try {
     return await request.formData();

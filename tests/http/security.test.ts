@@ -341,7 +341,9 @@ describe("a portal with sign-in on", () => {
     for (const headers of [{}, { "Content-Type": "application/x-www-form-urlencoded" }, { "Content-Type": "application/json" }] as Record<string, string>[]) {
       const response = await fetch(sso("/logout"), { method: "POST", headers: { Origin: portal.url, ...headers }, redirect: "manual" });
       expect(response.status, JSON.stringify(headers)).toBe(302);
-      expect(new URL(response.headers.get("location")!, portal.url).pathname).toBe("/");
+      // A logout: to the provider's end of session (decision 024: whichever replica gets it), or home.
+      const location = new URL(response.headers.get("location")!, portal.url);
+      expect(location.pathname === "/" || location.href.startsWith(`${idp.issuer}/`), location.href).toBe(true);
     }
   });
 
