@@ -21,10 +21,35 @@ function fromWhere(backup: BackupSource): string {
   return backup.source === "backend" ? "the product backend" : `the backup catalogue${backup.builtOn ? ` of ${backup.builtOn}` : ""}`;
 }
 
-/** The notice's text; the date is the backup catalogue's build date, already formatted. */
-export function backupNoticeText(backup: BackupSource): string {
-  return `The search platform is not answering; these results come from ${fromWhere(backup)}; stock figures may be out of date.`;
+/**
+ * Why the backup answers, as the notice says it: the platform did not answer, or it answered that
+ * the portal is set up wrongly (its key refused, its query profile unknown), which is not the same
+ * thing to the person who reports it.
+ */
+export type BackupReason = "outage" | "key-refused" | "profile-unknown";
+
+const WHY: Record<BackupReason, string> = {
+  outage: "The search platform is not answering",
+  "key-refused": "The search platform refused the portal's key",
+  "profile-unknown": "The search platform does not know the portal's search set-up",
+};
+
+/**
+ * The reason of the platform's last failure, from the configuration error it answered (if any),
+ * by the spec's texts for 401, 403 and 404 (core-search §8), which the service reports.
+ */
+export function backupReason(configurationError: string | undefined): BackupReason {
+  if (/^(Authentication failed|Access forbidden)\b/.test(configurationError ?? "")) return "key-refused";
+  if (/^Query profile or collection not found\b/.test(configurationError ?? "")) return "profile-unknown";
+  return "outage";
 }
+
+/** The notice's text; the date is the backup catalogue's build date, already formatted. */
+export function backupNoticeText(backup: BackupSource, reason: BackupReason = "outage"): string {
+  return `${WHY[reason]}; these results come from ${fromWhere(backup)}; stock figures may be out of date.`;
+}
+
+const currentReason = () => backupReason(services().search.status().primary?.configurationError);
 
 /** The backup this portal falls back to, with the catalogue's build date when it can say it. */
 function backupSource(engine: string): BackupSource {
@@ -45,7 +70,7 @@ function backupSource(engine: string): BackupSource {
  */
 export function backupOf(answer: Pick<Answer<unknown>, "degraded" | "engine">): string | null {
   if (!answer.degraded) return null;
-  return backupNoticeText(backupSource(answer.engine));
+  return backupNoticeText(backupSource(answer.engine), currentReason());
 }
 
 /**
@@ -55,5 +80,5 @@ export function backupOf(answer: Pick<Answer<unknown>, "degraded" | "engine">): 
 export function exportBackupText(): string | null {
   const status = services().search.status();
   if (!status.primary) return null;
-  return `The search platform is not answering: this file would come from ${fromWhere(backupSource(status.fallback))}.`;
+  return `${WHY[currentReason()]}: this file would come from ${fromWhere(backupSource(status.fallback))}.`;
 }
