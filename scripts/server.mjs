@@ -26,7 +26,7 @@ import morgan from "morgan";
 
 process.env.NODE_ENV = process.env.NODE_ENV ?? "production";
 const buildPath = path.resolve(process.argv[2] ?? "build/index.js");
-// No installGlobals(): Node 20 has fetch, Request, Response, Headers, FormData and File of its own
+// Remix's globals are not installed: Node 20 has fetch, Request, Response, Headers, FormData and File of its own
 // (undici), which Remix's request handler uses as they are, and which the Fusion client and its
 // tests run on. Installing Remix's web-fetch over them would give this process another HTTP client
 // than the tested one (docs/decisions/022).

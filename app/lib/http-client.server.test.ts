@@ -11,7 +11,7 @@ describe("httpClientReport", () => {
     expect(await httpClientReport()).toEqual({ nodeFetch: true, undici: process.versions.undici });
   });
 
-  it("says so when another fetch was installed over Node's (Remix's web-fetch, as installGlobals() puts it)", async () => {
+  it("says so when another fetch was installed over Node's (Remix's web-fetch, as Remix's globals installer puts it)", async () => {
     const { fetch: webFetch } = await import("@remix-run/web-fetch");
     vi.stubGlobal("fetch", webFetch);
     const { httpClientReport } = await import("./http-client.server");

@@ -10,9 +10,9 @@ export interface HttpClientReport {
 let report: Promise<HttpClientReport> | undefined;
 
 /**
- * Which `fetch` this process runs: Node's own, or one installed over it (Remix's
- * `installGlobals()` without `nativeFetch` puts `@remix-run/web-fetch` there, whose errors have
- * another shape). A worker thread starts with pristine globals, so its `fetch` is Node's own: the
+ * Which `fetch` this process runs: Node's own, or one installed over it (Remix's globals
+ * installer, asked for web-fetch, puts `@remix-run/web-fetch` there, whose errors have another
+ * shape). A worker thread starts with pristine globals, so its `fetch` is Node's own: the
  * two are the same function when their source texts are. Asked once per process.
  */
 export function httpClientReport(): Promise<HttpClientReport> {

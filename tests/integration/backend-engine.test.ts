@@ -1,8 +1,7 @@
 // The backend engine (BACKEND_URL) against a real backend: this portal's own /api, served over HTTP
 // from the embedded catalogue, compared with the embedded engine answering the same requests.
-// Every test runs with Node's fetch and with the fetch remix-serve installs in production.
+// The server runs Node's own fetch (decision 022), as these tests do.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { installGlobals } from "@remix-run/node";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -28,27 +27,6 @@ let fault: Fault = "none";
 let hung: Promise<unknown>[] = [];
 let embedded: SearchEngine;
 let BackendEngine: typeof BackendEngineClass;
-
-const nodeFetch = globalThis.fetch;
-/** The fetch of @remix-run/web-fetch: remix-serve installs it when single fetch is off. */
-function remixServeFetch(): typeof fetch {
-  const names = [
-    "File",
-    "Headers",
-    "Request",
-    "Response",
-    "fetch",
-    "FormData",
-  ] as const;
-  const saved = names.map(
-    (name) => [name, Reflect.get(globalThis, name)] as const
-  );
-  installGlobals({ nativeFetch: false });
-  const installed = globalThis.fetch;
-  for (const [name, value] of saved) Reflect.set(globalThis, name, value);
-  expect(installed).not.toBe(nodeFetch);
-  return installed;
-}
 
 beforeAll(async () => {
   const loaders: Record<string, Loader> = {
@@ -117,7 +95,6 @@ afterAll(async () => {
 
 afterEach(() => {
   fault = "none";
-  globalThis.fetch = nodeFetch;
 });
 
 const request = (change: Partial<SearchRequest> = {}): SearchRequest => ({
@@ -134,12 +111,8 @@ const request = (change: Partial<SearchRequest> = {}): SearchRequest => ({
 
 const ids = (docs: { id: string }[]) => docs.map((d) => d.id);
 
-describe.each([
-  ["Node's fetch", () => nodeFetch],
-  ["remix-serve's fetch", remixServeFetch],
-])("BackendEngine over HTTP, with %s", (_name, pickFetch) => {
+describe("BackendEngine over HTTP", () => {
   const backend = (timeoutMs = 2_000) => {
-    globalThis.fetch = pickFetch();
     return new BackendEngine({ url: base, timeoutMs });
   };
 
@@ -269,7 +242,6 @@ describe.each([
     await new Promise<void>((resolve) => gone.listen(0, "127.0.0.1", resolve));
     const port = (gone.address() as AddressInfo).port;
     await new Promise((resolve) => gone.close(resolve));
-    globalThis.fetch = pickFetch();
     const absent = new BackendEngine({
       url: `http://127.0.0.1:${port}`,
       timeoutMs: 2_000,
