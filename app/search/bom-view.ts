@@ -23,14 +23,20 @@ export const WHERE_USED_PAGE_SIZE = 5;
 export const SECTION_PAGE_SIZES = [5, 20, 50, 100] as const;
 
 /** The Where Used sections' sort choices (issue 29: the spec's lone "Relevance" sorted nothing). */
-export const WHERE_USED_SORTS: { value: string; label: string }[] = [
-  { value: "item_number asc", label: "Item Number A-Z" },
-  { value: "item_number desc", label: "Item Number Z-A" },
-  { value: "org_code asc", label: "Org Code A-Z" },
-  { value: "asset_number asc", label: "Asset Number A-Z" },
-  { value: "asset_group asc", label: "Asset Group A-Z" },
-  { value: "quantity desc", label: "Quantity, most first" },
-];
+export const WHERE_USED_SORTS: { value: string; label: string }[] = (
+  [
+    ["item_number", "asc", " A-Z"],
+    ["item_number", "desc", " Z-A"],
+    ["org_code", "asc", " A-Z"],
+    ["asset_number", "asc", " A-Z"],
+    ["asset_group", "asc", " A-Z"],
+    ["quantity", "desc", ", most first"],
+  ] as const
+).map(([field, direction, order]) => ({
+  // The field's label as the table heads it (catalog-fields.ts), and the order in words.
+  value: `${field} ${direction}`,
+  label: `${BOM_FIELDS.find((f) => f.name === field)!.label}${order}`,
+}));
 
 /** A section's page size from `{prefix}-rows`, or the section's own. */
 export function sectionRowsOf(params: URLSearchParams, prefix: string, fallback: number): number {

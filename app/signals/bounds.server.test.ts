@@ -3,21 +3,11 @@
  * counted for /analytics, and every row dated by the server, so that no browser's clock (a signal
  * dated 9999) keeps a row past its retention.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Signals, type SignalContext } from "./signals.server";
+import { useTempFiles } from "../../tests/support/temp-files";
 
-const dirs: string[] = [];
-function tempFile(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "crib-signals-"));
-  dirs.push(dir);
-  return path.join(dir, "signals.db");
-}
-afterEach(() => {
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
+const tempFile = useTempFiles("crib-signals-", "signals.db");
 
 const DAY = 86_400_000;
 const browser = (id: string): SignalContext => ({ sessionId: id.padEnd(22, "x"), userId: null, identity: id });

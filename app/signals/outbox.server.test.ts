@@ -1,23 +1,15 @@
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SignalForwarder } from "./forwarder.server";
 import type { FusionSignal } from "./model.server";
 import { Signals, type SignalContext } from "./signals.server";
 import { SqliteSignalStore } from "./store.server";
+import { useTempFiles } from "../../tests/support/temp-files";
 
-const dirs: string[] = [];
-function tempFile(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "crib-signals-"));
-  dirs.push(dir);
-  return path.join(dir, "signals.db");
-}
-afterEach(() => {
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
+const tempFile = useTempFiles("crib-signals-", "signals.db");
 
 const browser = (id: string): SignalContext => ({ sessionId: id.padEnd(22, "x"), userId: null, identity: id });
 const search = (query: string, numResults = 3) => ({ type: "search" as const, data: { query, numResults, searchTime: 5, filters: [] } });

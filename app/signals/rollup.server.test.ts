@@ -1,21 +1,11 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Signal } from "./model.server";
 import { addDays, type AnalyticsReport } from "./rollup.server";
 import { Signals } from "./signals.server";
 import { SqliteSignalStore } from "./store.server";
+import { useTempFiles } from "../../tests/support/temp-files";
 
-const dirs: string[] = [];
-function tempFile(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "crib-rollup-"));
-  dirs.push(dir);
-  return path.join(dir, "signals.db");
-}
-afterEach(() => {
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
+const tempFile = useTempFiles("crib-rollup-", "signals.db");
 
 /** A small deterministic random source, so a failure can be replayed. */
 function random(seed: number) {

@@ -826,31 +826,31 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
 
   async function control(req: http.IncomingMessage, res: http.ServerResponse, path: string): Promise<void> {
     controlAnswers.add(res);
-    if (path === "/__control/habits" && req.method === "POST") {
+    /** A setting sent as JSON: read, checked by `valid`, then applied; 400 with `what` when it is not one. */
+    const setting = async <T>(valid: (value: unknown) => T | null, what: string, apply: (value: T) => unknown) => {
       let value: unknown;
       try {
         value = JSON.parse(await readBody(req));
       } catch {
-        return send(res, 400, errorBody(400, "Body must be JSON habits"));
+        return send(res, 400, errorBody(400, `Body must be JSON: ${what}`));
       }
-      const parsed = validHabits(value);
-      if (!parsed) return send(res, 400, errorBody(400, "Not habits: expected {connection, idleCloseMs, chunked, gzip, slowBodyMs, resetMidBody}"));
-      applyHabits(parsed);
-      return send(res, 200, { habits });
+      const parsed = valid(value);
+      if (!parsed) return send(res, 400, errorBody(400, `Not ${what}`));
+      return send(res, 200, apply(parsed));
+    };
+    if (path === "/__control/habits" && req.method === "POST") {
+      return setting(validHabits, "habits: expected {connection, idleCloseMs, chunked, gzip, slowBodyMs, resetMidBody}", (next) => {
+        applyHabits(next);
+        return { habits };
+      });
     }
     if (path === "/__control/habits" && req.method === "GET") return send(res, 200, { habits });
     if (path === "/__control/fault" && req.method === "POST") {
-      let value: unknown;
-      try {
-        value = JSON.parse(await readBody(req));
-      } catch {
-        return send(res, 400, errorBody(400, "Body must be a JSON fault"));
-      }
-      const parsed = validFault(value);
-      if (!parsed) return send(res, 400, errorBody(400, "Not a fault: expected {kind: none|latency|status|malformed|reset|hang, …}"));
-      fault = parsed;
-      fixedAnswers.clear();
-      return send(res, 200, { fault });
+      return setting(validFault, "a fault: expected {kind: none|latency|status|malformed|reset|hang, …}", (next) => {
+        fault = next;
+        fixedAnswers.clear();
+        return { fault };
+      });
     }
     if (path === "/__control/fault" && req.method === "GET") return send(res, 200, { fault });
     if (path === "/__control/requests" && req.method === "GET") return send(res, 200, requests);
