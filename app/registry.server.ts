@@ -39,6 +39,8 @@ export interface Services {
   auth: Auth | null;
   /** The PostgreSQL the replicas share (DATABASE_URL); null keeps everything in SQLite files beside the catalogue. */
   shared: pg.Pool | null;
+  /** Starts what needs the shared store's tables: the sessions' change notices (prepareServices). */
+  listen(): Promise<void>;
   /** Closes what the services hold open (a stopping server's last step). */
   close(): Promise<void>;
 }
@@ -64,10 +66,13 @@ export function createServices(config: AppConfig): Services {
     signals,
     auth: sessions ? authOf(config, sessions.store) : null,
     shared,
+    listen: async () => {
+      await sessions?.listen?.();
+    },
     async close() {
       await signals.stop();
       signals.store.close();
-      sessions?.close();
+      await sessions?.close();
       catalogue?.close();
       await shared?.end();
     },
@@ -108,6 +113,7 @@ async function prepare(s: Services, waitMs: number): Promise<void> {
     }
   }
   await s.signals.prepare();
+  await s.listen();
 }
 
 /** The signals outbox in a file of its own beside the catalogue (imports replace the catalogue's file). */
@@ -134,8 +140,11 @@ function embeddedCatalogue(config: AppConfig): EmbeddedEngine {
 }
 
 /** Sessions in the shared store, else in a file of their own beside the catalogue (imports replace the catalogue's file). */
-function sessionStoreOf(config: AppConfig, shared: pg.Pool | null): { store: SessionStore; close(): void } {
-  if (shared) return { store: new PgSessionStore(shared), close() {} };
+function sessionStoreOf(config: AppConfig, shared: pg.Pool | null): { store: SessionStore; listen?(): Promise<void>; close(): unknown } {
+  if (shared) {
+    const store = new PgSessionStore(shared, { listenUrl: config.databaseUrl! });
+    return { store, listen: () => store.listen(), close: () => store.close() };
+  }
   const store = new SqliteSessionStore(path.join(path.dirname(config.catalogDb), "sessions.db"));
   return { store, close: () => store.close() };
 }

@@ -1,6 +1,8 @@
 import type pg from "pg";
-import type { Migration } from "~/lib/postgres.server";
+import { Listener, type Migration } from "~/lib/postgres.server";
 import { key, type SessionRecord, type SessionStore } from "./session-store.server";
+
+const CHANGES_CHANNEL = "crib_sessions";
 
 export const SESSION_MIGRATIONS: Migration[] = [
   {
@@ -16,27 +18,93 @@ export const SESSION_MIGRATIONS: Migration[] = [
     CREATE INDEX IF NOT EXISTS sessions_expires ON sessions (expires_at);`,
   },
   { id: "002-session-renewal-claims", sql: "ALTER TABLE sessions ADD COLUMN IF NOT EXISTS renewing_until BIGINT" },
+  {
+    // Every change to a session, whichever replica makes it, tells every replica which one.
+    id: "003-session-change-notices",
+    sql: `CREATE OR REPLACE FUNCTION crib_session_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN PERFORM pg_notify('${CHANGES_CHANNEL}', OLD.key); RETURN NULL; END $$;
+    DROP TRIGGER IF EXISTS sessions_changed ON sessions;
+    CREATE TRIGGER sessions_changed AFTER UPDATE OR DELETE ON sessions FOR EACH ROW EXECUTE FUNCTION crib_session_changed();`,
+  },
 ];
+
+/** How long a replica may answer a session from memory, by default: a bound in case a change notice never comes. */
+const REMEMBER_MS = 5000;
+const REMEMBER_AT_MOST = 10_000;
 
 /**
  * Sessions in the PostgreSQL database the replicas share, so that any replica knows a sign-in
  * made on another and a logout on one ends the session on all. Ids are kept hashed, as in SQLite.
+ *
+ * Given the database's address, each replica also remembers the sessions it has read, for a few
+ * seconds, so that a page need not ask the database: a trigger on the table notifies every
+ * replica of each change or deletion (a logout, a renewal, a touch, a back-channel logout) and the
+ * replicas forget that session at once. While the replica is not listening, it remembers nothing.
  */
 export class PgSessionStore implements SessionStore {
   private lastPrune = 0;
+  private readonly remembered = new Map<string, { record: SessionRecord; until: number }>();
+  /** Moves on with every notice: a look-up that saw it move may have read what the notice undid. */
+  private notices = 0;
+  private readonly listener: Listener | null;
+  private readonly rememberMs: number;
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    options: { listenUrl?: string; rememberMs?: number } = {},
+  ) {
+    this.rememberMs = options.rememberMs ?? REMEMBER_MS;
+    this.listener = options.listenUrl
+      ? new Listener(options.listenUrl, CHANGES_CHANNEL, {
+          onMessage: (changed) => this.forget(changed),
+          onReset: () => {
+            this.notices++;
+            this.remembered.clear();
+          },
+        })
+      : null;
+  }
+
+  /** Starts listening for other replicas' changes (after the migrations: the trigger is theirs). */
+  async listen(): Promise<void> {
+    await this.listener?.start();
+  }
+
+  async close(): Promise<void> {
+    await this.listener?.close();
+  }
 
   async get(id: string): Promise<SessionRecord | null> {
-    const { rows } = await this.pool.query<{ record: SessionRecord }>({
+    const hashed = key(id);
+    const now = Date.now();
+    const kept = this.remembered.get(hashed);
+    if (kept && kept.until > now && this.listener?.listening) return kept.record;
+    const notices = this.notices;
+    const { rows } = await this.pool.query<{ record: SessionRecord; expires_at: string }>({
       name: "session-get",
-      text: "SELECT record FROM sessions WHERE key = $1 AND expires_at > $2",
-      values: [key(id), Date.now()],
+      text: "SELECT record, expires_at FROM sessions WHERE key = $1 AND expires_at > $2",
+      values: [hashed, now],
     });
-    return rows[0]?.record ?? null;
+    const row = rows[0];
+    if (!row) return null;
+    if (this.listener?.listening && notices === this.notices) this.remember(hashed, row.record, Math.min(now + this.rememberMs, Number(row.expires_at)));
+    return row.record;
+  }
+
+  /** What this replica changes it forgets at once, and a look-up under way does not keep what it read. */
+  private forget(hashed: string): void {
+    this.notices++;
+    this.remembered.delete(hashed);
+  }
+
+  private remember(hashed: string, record: SessionRecord, until: number): void {
+    this.remembered.delete(hashed);
+    if (this.remembered.size >= REMEMBER_AT_MOST) this.remembered.delete(this.remembered.keys().next().value!);
+    this.remembered.set(hashed, { record, until });
   }
 
   async set(id: string, record: SessionRecord, expiresAt: number): Promise<void> {
+    this.forget(key(id));
     await this.pool.query({
       name: "session-set",
       text: `INSERT INTO sessions (key, record, user_id, provider_sid, expires_at) VALUES ($1, $2, $3, $4, $5)
@@ -48,10 +116,12 @@ export class PgSessionStore implements SessionStore {
   }
 
   async delete(id: string): Promise<void> {
+    this.forget(key(id));
     await this.pool.query({ name: "session-delete", text: "DELETE FROM sessions WHERE key = $1", values: [key(id)] });
   }
 
   async touch(id: string, lastSeenAt: number, expiresAt: number): Promise<void> {
+    this.forget(key(id));
     await this.pool.query({
       name: "session-touch",
       text: "UPDATE sessions SET record = jsonb_set(record, '{lastSeenAt}', to_jsonb($2::bigint)), expires_at = $3 WHERE key = $1",

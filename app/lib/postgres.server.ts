@@ -89,3 +89,69 @@ export async function ping(pool: pg.Pool, ms: number): Promise<{ ok: boolean; de
     clearTimeout(timer);
   }
 }
+
+/**
+ * A connection of its own that LISTENs on one channel for other replicas' NOTIFY, and connects
+ * again (after 1 s, then up to 10 s) when it is lost. While it is not listening, `listening` is
+ * false and whoever relies on it must not trust what it has kept; every (re)connection and every
+ * loss calls `onReset`, every notification `onMessage`.
+ */
+export class Listener {
+  private client: pg.Client | null = null;
+  private retryMs = 1000;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  listening = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly channel: string,
+    private readonly handlers: { onMessage(payload: string): void; onReset(): void },
+  ) {
+    if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Not a channel name: ${channel}`);
+  }
+
+  /** Starts listening; resolves once listening, or once the first try has failed (the retries go on). */
+  async start(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 3000, keepAlive: true, application_name: "crib-search-listen" });
+    this.client = client;
+    client.on("notification", (message) => {
+      if (message.channel === this.channel) this.handlers.onMessage(message.payload ?? "");
+    });
+    client.on("error", (error) => this.lost(client, error));
+    client.on("end", () => this.lost(client, new Error("connection ended")));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${this.channel}`);
+      if (this.client !== client) return;
+      this.listening = true;
+      this.retryMs = 1000;
+      this.handlers.onReset();
+    } catch (error) {
+      this.lost(client, error);
+    }
+  }
+
+  private lost(client: pg.Client, error: unknown): void {
+    if (this.client !== client) return;
+    this.client = null;
+    const was = this.listening;
+    this.listening = false;
+    this.handlers.onReset();
+    client.end().catch(() => undefined);
+    if (this.closed) return;
+    if (was) console.warn(`PostgreSQL: stopped listening on ${this.channel} (${error instanceof Error ? error.message : error}); retrying`);
+    this.timer = setTimeout(() => void this.start(), this.retryMs);
+    this.timer.unref();
+    this.retryMs = Math.min(this.retryMs * 2, 10_000);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    const client = this.client;
+    this.client = null;
+    this.listening = false;
+    await client?.end().catch(() => undefined);
+  }
+}

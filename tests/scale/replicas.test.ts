@@ -195,6 +195,8 @@ describe("logout", () => {
     const browser = new Browser();
     const page = await browser.signIn(`${portal}/crib-search`);
     const old = browser.cookieHeader;
+    // Both replicas have read the session (and remember it) before the logout reaches one of them.
+    for (const replica of replicas) expect(signedIn((await request(`${replica.url}/crib-search`, { headers: { Cookie: old } })).body), replica.name).toBe(true);
     const logout = await browser.fetch(`${portal}/logout`, { form: logoutForm(page.body), headers: { Origin: portal } });
     expect(logout.status).toBe(302);
     expect(logout.headers.location).toMatch(new RegExp(`^${idp.issuer}/session/end`));
@@ -208,7 +210,7 @@ describe("logout", () => {
   it("at the provider ends the portal's sessions too (back-channel logout)", async () => {
     const browser = new Browser();
     await browser.signIn(`${portal}/crib-search`, "sam");
-    expect(signedIn((await browser.fetch(`${portal}/crib-search`)).body)).toBe(true);
+    for (const replica of replicas) expect(signedIn((await request(`${replica.url}/crib-search`, { headers: { Cookie: browser.cookieHeader } })).body), replica.name).toBe(true);
     // Signing out at the provider's own page, as from another application.
     const confirm = await browser.follow(`${idp.issuer}/session/end?client_id=${CLIENT_ID}`);
     const action = /action="([^"]+)"/.exec(confirm.body)?.[1];
