@@ -81,6 +81,8 @@ export class Signals {
   private readonly shared: PgSharedSignals | null;
   private readonly secrets = new Map<string, string>();
   private sharedFold: Promise<unknown> | null = null;
+  /** Signals dropped by the per-minute cap and not yet in the shared totals, by day. */
+  private readonly droppedUnshared = new Map<string, number>();
   /** The shared store's tables exist (the server prepared the services before listening). */
   private sharedReady = false;
 
@@ -224,11 +226,26 @@ export class Signals {
   private allow(identity: string, n: number, now: number): boolean {
     if (this.store.admit(identity, n, this.perMinute, now)) return true;
     this.store.countDropped(dayOf(now), n);
-    // The shared totals have no outbox row of it to fold: counted there at once.
-    if (this.shared && this.sharedReady) {
-      void this.shared.countDropped(dayOf(now), n).catch((error: unknown) => console.error("Dropped signals could not be counted:", error instanceof Error ? error.message : error));
-    }
+    // The shared totals have no outbox row of it to fold: added up here, written with the next fold.
+    if (this.shared) this.droppedUnshared.set(dayOf(now), (this.droppedUnshared.get(dayOf(now)) ?? 0) + n);
     return false;
+  }
+
+  /**
+   * Writes the signals dropped since the last fold into the shared totals, one statement a day
+   * rather than one per refusal (a flood is many); what cannot be written waits for the next fold.
+   */
+  private async shareDropped(shared: PgSharedSignals): Promise<void> {
+    const counts = [...this.droppedUnshared];
+    this.droppedUnshared.clear();
+    for (const [i, [day, n]] of counts.entries()) {
+      try {
+        await shared.countDropped(day, n);
+      } catch (error) {
+        for (const [later, m] of counts.slice(i)) this.droppedUnshared.set(later, (this.droppedUnshared.get(later) ?? 0) + m);
+        throw error;
+      }
+    }
   }
 
   /** Starts forwarding (when Fusion is configured), folding and the hourly pruning; the server process calls it. */
@@ -277,8 +294,8 @@ export class Signals {
   foldShared(): Promise<unknown> {
     const shared = this.shared;
     if (!shared || !this.sharedReady || !this.options.enabled) return Promise.resolve();
-    this.sharedFold ??= shared
-      .fold(this.store.secret("outbox-id"), this.store)
+    this.sharedFold ??= this.shareDropped(shared)
+      .then(() => shared.fold(this.store.secret("outbox-id"), this.store))
       .catch((error: unknown) => console.error("Signals could not be folded into the shared analytics:", error instanceof Error ? error.message : error))
       .finally(() => (this.sharedFold = null));
     return this.sharedFold;
