@@ -3,7 +3,7 @@
  * with the same assertions; the helpers hide the few places where the two differ (waiting for
  * hydration, pressing a submit button that only exists without JavaScript).
  */
-import { expect, type APIRequestContext, type Locator, type Page, type TestInfo } from "@playwright/test";
+import { expect, type APIRequestContext, type Locator, type Page, type Response, type TestInfo } from "@playwright/test";
 import { HOME_PATH, SEARCH_PATH, searchUrl, urlWith } from "../search-urls";
 
 export { HOME_PATH, SEARCH_PATH, searchUrl, urlWith };
@@ -381,4 +381,18 @@ export async function bomPageTotals(page: Page, item: string): Promise<BomCounts
   await expect(page.getByRole("heading", { level: 1 })).toContainText(item);
   const total = async (title: string) => ((await bomSection(page, title).count()) === 0 ? 0 : sectionTotal(page, title));
   return { asset: await total("Asset BOM"), pm: await total("PM BOM"), other: await total("Other BOM Items") };
+}
+
+/**
+ * Opens `url` as another site's link does (the browser sends `Sec-Fetch-Site: cross-site`): from a
+ * page of another site, answered here, and returns the response to the click.
+ */
+export async function openFromAnotherSite(page: Page, url: string): Promise<Response | null> {
+  const elsewhere = "http://elsewhere.example/";
+  await page.route(elsewhere, (route) => route.fulfill({ contentType: "text/html", body: `<a href="${url}">Follow</a>` }));
+  await page.goto(elsewhere);
+  const response = page.waitForResponse((r) => r.url() === url && r.request().isNavigationRequest());
+  await page.getByRole("link", { name: "Follow" }).click();
+  await page.waitForURL(url);
+  return response;
 }
