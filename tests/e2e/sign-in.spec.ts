@@ -134,7 +134,8 @@ test("another site's link to /login shows the sign-in page, whose button signs i
   await expect(page.getByRole("heading", { name: "Sign in to Crib Search" })).toBeVisible();
   expect(new URL(page.url()).pathname).toBe("/login");
   await expect(page.getByRole("link", { name: "Back to search" })).toHaveAttribute("href", "/crib-search");
-  await expect(page.getByRole("link", { name: "Contact Support" })).toBeVisible();
+  // The page's own Contact Support (the footer has one too).
+  await expect(page.locator("#main").getByRole("link", { name: "Contact Support" })).toBeVisible();
   await page.getByRole("button", { name: "Sign in with SSO" }).click();
   await signInAtIdp(page, userName(testInfo, "login-page"));
   await expect(page).toHaveURL(`${SSO_PORTAL_URL}/crib-search`);
