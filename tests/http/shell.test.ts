@@ -91,6 +91,7 @@ function pageTypes(): [string, string, number, string][] {
     ["BOM", `/bom/${path}`, 200, portal.url],
     ["404", "/no/such/page", 404, portal.url],
     ["sign-in", "/login", 200, sso.url],
+    ["support", "/support", 200, portal.url],
   ];
 }
 
