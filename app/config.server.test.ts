@@ -148,6 +148,16 @@ describe("parseConfig", () => {
     expect(() => parseConfig({ SITE_URL: "javascript:alert(1)" })).toThrow(/SITE_URL: expected an http\(s\) URL/);
   });
 
+  it("leads Contact Support to SUPPORT_URL, else the company site's /support, else the portal's own /support", () => {
+    expect(parseConfig({}).supportUrl).toBe("/support");
+    expect(parseConfig({ SITE_URL: "https://www.example.com/" }).supportUrl).toBe("https://www.example.com/support");
+    expect(parseConfig({ SITE_URL: "https://www.example.com", SUPPORT_URL: "https://help.example.com/crib" }).supportUrl).toBe("https://help.example.com/crib");
+    expect(parseConfig({ SUPPORT_URL: "/help" }).supportUrl).toBe("/help");
+    for (const bad of ["javascript:alert(1)", "//evil.example", "/\\evil.example", "help"]) {
+      expect(() => parseConfig({ SUPPORT_URL: bad }), bad).toThrow(/SUPPORT_URL/);
+    }
+  });
+
   it("treats empty variables as unset", () => {
     expect(parseConfig({ FUSION_URL: "", PORT: " " }).fusion).toBeNull();
     expect(parseConfig({ SIGNALS_ENABLED: "off" }).signalsEnabled).toBe(false);

@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import os from "node:os";
 import { z } from "zod";
+import { SUPPORT_PATH } from "./search/paths";
 import { ALL_FACET_FIELDS } from "./search/search-config";
 
 const booleanFromEnv = z
@@ -126,6 +127,8 @@ export const EnvSchema = z
     FIELD_DISPLAY_ORDER: commaList(z.string().regex(/^[a-z][a-z0-9_]*$/, "expected item field keys such as item_number")).optional(),
     // The company site the footer's links point to.
     SITE_URL: optionalUrl,
+    // Where Contact Support leads (the footer, the sign-in page): an http(s) URL or a path of the portal.
+    SUPPORT_URL: z.union([z.string().regex(/^\/(?![/\\])\S*$/, "expected a path such as /support"), z.url({ protocol: /^https?$/, error: "expected an http(s) URL or a path such as /support" })]).optional(),
     // Several replicas behind a proxy (issue 27).
     TRUST_PROXY: trustProxy.optional(),
     DATABASE_URL: databaseUrl.optional(),
@@ -220,6 +223,8 @@ export interface AppConfig {
   displayOrder?: string[];
   /** The company site the footer links to (support, warranty, products, policies, social); unset, the footer has none. */
   siteUrl?: string;
+  /** Where Contact Support leads: SUPPORT_URL, else the company site's /support, else the portal's own /support page. */
+  supportUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -289,6 +294,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     ...(e.FACET_FIELDS ? { facetFields: e.FACET_FIELDS } : {}),
     ...(e.FIELD_DISPLAY_ORDER ? { displayOrder: e.FIELD_DISPLAY_ORDER } : {}),
     ...(e.SITE_URL ? { siteUrl: e.SITE_URL } : {}),
+    supportUrl: e.SUPPORT_URL ?? `${e.SITE_URL ?? ""}${SUPPORT_PATH}`,
   };
 }
 

@@ -21,7 +21,7 @@ export function LoginScreen({ error, supportHref }: { error: string | null; supp
           Back to search
         </AppLink>
       </form>
-      {/* Support is a page of the company site (SITE_URL), not of the portal. */}
+      {/* SUPPORT_URL, the company site's /support, or the portal's own support page. */}
       {supportHref && (
         <p>
           <a href={supportHref}>Contact Support</a>

@@ -1,13 +1,13 @@
 import { LITE_PATH, THEME_PATH, type ThemeMode } from "./preferences";
 
-/** The footer's links to the company site (SITE_URL), written by the server: spec §2's pages and three social links. */
+/** The footer's links, written by the server: Contact Support, and with SITE_URL spec §2's other pages and three social links. */
 export interface CompanyLinks {
   pages: { href: string; label: string }[];
   social: { href: string; label: string }[];
 }
 
 /**
- * The company site's links (when SITE_URL is set), and this browser's settings: lite mode (pages
+ * Contact Support, the company site's links (when SITE_URL is set), and this browser's settings: lite mode (pages
  * without any JavaScript) and, once a theme was chosen, the way back to the system's theme. Both
  * are plain POST forms that come back to this page.
  */
@@ -15,9 +15,9 @@ export function SiteFooter({ lite, theme, here, company }: { lite: boolean; them
   return (
     <footer className="site-footer">
       {company && (
-        <nav aria-label="Company site">
+        <nav aria-label="Support and company site">
           <LinkList links={company.pages} />
-          <LinkList links={company.social} className="social" />
+          {company.social.length > 0 && <LinkList links={company.social} className="social" />}
         </nav>
       )}
       <div className="preferences">

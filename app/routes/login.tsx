@@ -12,6 +12,6 @@ export const meta: MetaFunction = () => [{ title: "Sign in – Crib Search" }];
 
 export default function LoginRoute() {
   const { error } = useLoaderData<typeof loader>();
-  const siteUrl = useRouteLoaderData<typeof rootLoader>("root")?.siteUrl;
-  return <LoginScreen error={error} supportHref={siteUrl ? `${siteUrl}/support` : null} />;
+  const support = useRouteLoaderData<typeof rootLoader>("root")?.support ?? null;
+  return <LoginScreen error={error} supportHref={support} />;
 }

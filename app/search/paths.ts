@@ -10,6 +10,8 @@ export const SEARCH_EXPORT_PATH = "/crib-search/export.csv";
 export const PICK_LIST_PATH = "/crib-search/pick-list";
 export const LOGIN_PATH = "/login";
 export const LOGOUT_PATH = "/logout";
+/** The portal's own support page: where Contact Support leads when no company site is configured. */
+export const SUPPORT_PATH = "/support";
 
 /** Path segment for an item number: slashes, spaces, `#`, `%` and unicode survive the round trip. */
 export function itemPath(prefix: ItemPrefix, itemNumber: string): string {

@@ -7,6 +7,7 @@
 import type { Doc } from "./engine";
 import { formatValue, itemDescription, snippet } from "./field-format";
 import { fieldKey, fieldLabel } from "./fields";
+import { resultsText } from "./result-count";
 import type { SearchConfig } from "./search-config";
 import { searchHref, type SearchState } from "./state";
 
@@ -57,7 +58,7 @@ export function buildPickList(input: { state: SearchState; config: SearchConfig;
   const { state, config, docs, total } = input;
   const rows = docs.slice(0, PICK_LIST_CAP);
   return {
-    heading: state.q ? `${count(total)} results for "${state.q}"` : `${count(total)} results`,
+    heading: resultsText(total, state.q, count),
     refinement: [
       ...state.filters.map((f) => `${fieldLabel(fieldKey(f.field))} ${f.type === "include" ? "is" : "is not"} ${f.value}`),
       ...(state.within.length > 0 ? [`within: ${state.within.join(", ")}`] : []),

@@ -11,6 +11,7 @@ import { formatValue, isInactive, itemDescription, snippet } from "./field-forma
 import { fieldKey, fieldLabel } from "./fields";
 import { boundFacetValues, rowBackOf } from "./page-budget";
 import { imageOf } from "./product-view";
+import { resultsText } from "./result-count";
 import type { SearchConfig } from "./search-config";
 import {
   clearFilters,
@@ -224,7 +225,7 @@ export function buildSearchView(input: {
   const { state, response, config } = input;
   const here = searchHref(state, config);
   const query = state.q;
-  const heading = query ? `${response.total} results for "${query}"` : `${response.total} results`;
+  const heading = resultsText(response.total, query);
 
   const columns: Column[] = config.resultFields
     .filter((key) => key !== "id")

@@ -82,8 +82,11 @@ const returnPath = (value: string | null | undefined) => safePath(value, HOME_PA
 
 /**
  * /login: with sign-in off, or already signed in, to where the user was going; from a protected
- * page (`returnTo`) or the page's own button (`start`), straight to the identity provider;
- * visited directly, the sign-in page.
+ * page (`returnTo`) or the page's own button (`start`), straight to the identity provider. Opened
+ * directly (typed, bookmarked, a link of the portal) it starts sign-in by itself (spec §2) through
+ * `?start=1`, the address the rate limit counts as a flow start; sent by another site's page
+ * (`Sec-Fetch-Site: cross-site`) it shows the sign-in page and its button instead, so that no
+ * other site can start flows in a person's name and spend their allowance.
  */
 export async function loadLogin(request: Request) {
   const { auth } = services();
@@ -91,7 +94,10 @@ export async function loadLogin(request: Request) {
   const returnTo = url.searchParams.get("returnTo");
   if (!auth) throw redirect(HOME_PATH);
   if (await auth.user(request)) throw redirect(returnPath(returnTo));
-  if (returnTo === null && url.searchParams.get("start") === null) return json({ error: null }, { headers: { "Cache-Control": "no-store" } });
+  if (returnTo === null && url.searchParams.get("start") === null) {
+    if (request.headers.get("Sec-Fetch-Site") === "cross-site") return json({ error: null }, { headers: { "Cache-Control": "no-store" } });
+    throw redirect(`${LOGIN_PATH}?start=1`, { headers: { "Cache-Control": "no-store" } });
+  }
   try {
     const toProvider = await auth.oidc.startSignIn(request);
     const headers = new Headers(toProvider.headers);

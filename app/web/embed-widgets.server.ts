@@ -38,7 +38,9 @@ export const WIDGETS_JS = String.raw`(function () {
   }
   function text(v) { return (Array.isArray(v) ? v.join(", ") : v === null || v === undefined ? "" : String(v)).replace(MARKS, ""); }
 
-  var STYLE = ".crib-w{font:inherit;color:#1b1f24;--crib-bg:#fff;--crib-line:#c9d1d9}.crib-w.crib-dark{color:#e6edf3;--crib-bg:#161b22;--crib-line:#30363d}" +
+  // Links take the widget's own colours, not the host page's: AA contrast on either background.
+  var STYLE = ".crib-w{font:inherit;color:#1b1f24;--crib-bg:#fff;--crib-line:#c9d1d9;--crib-link:#0b5cad}.crib-w.crib-dark{color:#e6edf3;--crib-bg:#161b22;--crib-line:#30363d;--crib-link:#79c0ff}" +
+    ".crib-w a{color:var(--crib-link)}" +
     ".crib-w{background:var(--crib-bg)}.crib-w ul{list-style:none;margin:0;padding:0}.crib-w .crib-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(12rem,1fr));gap:.5rem}" +
     ".crib-w .crib-card{border:1px solid var(--crib-line);border-radius:4px;padding:.5rem}.crib-w .crib-list .crib-card{border-width:0 0 1px}" +
     ".crib-w .crib-suggest li button{width:100%;text-align:left}.crib-w .crib-pager{display:flex;gap:.5rem;align-items:center;margin-top:.5rem}";

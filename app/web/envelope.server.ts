@@ -81,7 +81,8 @@ const header = (headers: EnvelopeRequest["headers"], name: string): string | und
 
 /**
  * Whether this request starts a sign-in: /login with `returnTo` or `start` goes to the provider
- * (plain /login only shows the page, and /callback finishes a flow already counted).
+ * (plain /login only answers with a redirect to `?start=1`, counted there, or with the page to
+ * another site's link; /callback finishes a flow already counted).
  */
 function startsSignIn(method: string, url: string): boolean {
   if (method !== "GET" && method !== "HEAD") return false;

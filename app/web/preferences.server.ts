@@ -85,14 +85,13 @@ export function toHome(): Response {
   return redirect(HOME_PATH);
 }
 
-/** The company site the footer links to (SITE_URL), or null when none is configured. */
-export function companySite(): string | null {
-  return services().config.siteUrl ?? null;
+/** Where Contact Support leads (SUPPORT_URL; by default the company site's /support, else the portal's own). */
+export function supportHref(): string {
+  return services().config.supportUrl;
 }
 
-/** Spec §2's footer links: pages of the company site, never of the portal. */
+/** Spec §2's footer links after /support: pages of the company site, never of the portal. */
 const COMPANY_PAGES: [string, string][] = [
-  ["/support", "Support"],
   ["/warranty", "Warranty"],
   ["/contact", "Contact"],
   ["/products/refrigerators", "Refrigerators"],
@@ -112,14 +111,14 @@ const SOCIAL_PAGES: [string, string][] = [
 ];
 
 /**
- * The footer's links to the company site, or null without SITE_URL. Written by the server, so the
- * list is in the page's data rather than in every page's script.
+ * The footer's links: Contact Support always (spec §2's /support), the company site's pages and
+ * social links only with SITE_URL. Written by the server, so the list is in the page's data rather
+ * than in every page's script.
  */
-export function companyLinks(): CompanyLinks | null {
-  const site = companySite();
-  if (!site) return null;
-  const links = (pages: [string, string][]) => pages.map(([path, label]) => ({ href: `${site}${path}`, label }));
-  return { pages: links(COMPANY_PAGES), social: links(SOCIAL_PAGES) };
+export function companyLinks(): CompanyLinks {
+  const site = services().config.siteUrl;
+  const links = (pages: [string, string][]) => (site ? pages.map(([path, label]) => ({ href: `${site}${path}`, label })) : []);
+  return { pages: [{ href: supportHref(), label: "Contact Support" }, ...links(COMPANY_PAGES)], social: links(SOCIAL_PAGES) };
 }
 
 /** Whether the header's box is a type-ahead (TYPEAHEAD_ENABLED): the shell fetches its code only then. */

@@ -25,3 +25,24 @@ for (const width of [320, 1280]) {
     }
   });
 }
+
+test("a 320 × 640 first screen shows the results heading and four whole result cards, each target at least 24 px", async ({ page }, testInfo) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  await openSearch(page, testInfo, searchUrl({ q: "pump" }));
+  await expect(page.locator("#results-heading")).toBeInViewport({ ratio: 1 });
+  const cards = page.locator("table.results-table tbody tr");
+  expect(await cards.count()).toBeGreaterThanOrEqual(4);
+  for (let i = 0; i < 4; i++) {
+    const card = cards.nth(i);
+    await expect(card, `card ${i + 1} whole on the first screen`).toBeInViewport({ ratio: 1 });
+    // What a picker reads on each card: the number, the description, status and quantity, and Where Used.
+    await expect(card.locator("td.c-item_number a")).toBeVisible();
+    await expect(card.locator("td.c-item_description")).toBeVisible();
+    await expect(card.locator("td.c-quantity_on_hand")).toBeVisible();
+    const whereUsed = card.getByRole("link", { name: /^Where Used/ });
+    const box = (await whereUsed.boundingBox())!;
+    expect(Math.min(box.width, box.height), "Where Used is a 24 px target at least").toBeGreaterThanOrEqual(24);
+  }
+  // Nothing wider than the screen.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+});

@@ -1,9 +1,12 @@
 /**
  * The Export menu on a phone and on a desk: its entries on screen at 320 px as at 1280 px, and the
  * menu folded once the dialog it opens is on screen, with JavaScript (the page stays) and without.
+ * The dialog's button counts the ticked fields and its preview follows them without JavaScript too,
+ * Escape closes it in both modes, and with JavaScript the download shows its progress.
  */
+import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
-import { openSearch, searchUrl } from "./helpers";
+import { isJs, openSearch, renderedText, resultsHeading, searchUrl } from "./helpers";
 
 for (const width of [320, 1280]) {
   test(`at ${width} px the Export menu is on screen and folds when the dialog opens`, async ({ page }, testInfo) => {
@@ -25,3 +28,74 @@ for (const width of [320, 1280]) {
     await expect(page.locator("details.export-menu")).not.toHaveAttribute("open", /.*/);
   });
 }
+
+for (const width of [320, 1280]) {
+  test(`at ${width} px the button counts the ticked fields and the preview follows them, with and without JavaScript`, async ({ page }, testInfo) => {
+    await page.setViewportSize({ width, height: 640 });
+    await openSearch(page, testInfo, searchUrl({ q: "pump", export: "all" }));
+    const dialog = page.locator("dialog.export-dialog");
+    await dialog.getByRole("button", { name: "Select None", exact: true }).click();
+    await expect(dialog.locator('input[type="checkbox"]:checked')).toHaveCount(0);
+    await expect.poll(() => renderedText(page, "export-submit")).toBe("Export CSV (0 fields)");
+    await expect(dialog.locator("section.preview")).toBeHidden();
+
+    const chosen = ["Item Number", "Status", "Manufacturer", "Quantity On Hand"];
+    for (const label of chosen) await dialog.getByRole("checkbox", { name: label, exact: true }).check();
+    await expect.poll(() => renderedText(page, "export-submit")).toBe("Export CSV (4 fields)");
+    // The preview's columns: the ticked fields, in the list's order.
+    const listed = (await dialog.locator(".field-grid label").allTextContents()).map((t) => t.trim());
+    const inListOrder = (labels: string[]) => listed.filter((l) => labels.includes(l));
+    const headers = dialog.locator("section.preview thead th:visible");
+    await expect(headers).toHaveText(inListOrder(chosen));
+    for (const row of await dialog.locator("section.preview tbody tr").all()) await expect(row.locator("td:visible")).toHaveCount(4);
+    await dialog.getByRole("checkbox", { name: "Status", exact: true }).uncheck();
+    await expect.poll(() => renderedText(page, "export-submit")).toBe("Export CSV (3 fields)");
+    await expect(headers).toHaveText(inListOrder(chosen.filter((l) => l !== "Status")));
+    // The button is on screen once scrolled to, within the width.
+    const button = dialog.locator(".export-submit");
+    await button.scrollIntoViewIfNeeded();
+    const box = (await button.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(width);
+  });
+
+  test(`at ${width} px Escape closes the export dialog, with and without JavaScript`, async ({ page }, testInfo) => {
+    await page.setViewportSize({ width, height: 640 });
+    await openSearch(page, testInfo, searchUrl({ q: "pump", export: "all" }));
+    const dialog = page.locator("dialog.export-dialog");
+    await expect(dialog.getByRole("heading", { name: "Export Search Results" })).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(resultsHeading(page)).toBeVisible();
+  });
+}
+
+test("with JavaScript the download shows its progress while it streams, then saves the file", async ({ page }, testInfo) => {
+  test.skip(!isJs(testInfo), "the progress is drawn by the dialog's script; without it the browser's own download shows it");
+  await openSearch(page, testInfo, searchUrl({ q: "pump", export: "all" }));
+  const dialog = page.locator("dialog.export-dialog");
+  const total = Number(/^(\d+) results/.exec((await dialog.locator("p.muted").first().textContent()) ?? "")?.[1]);
+  expect(total).toBeGreaterThan(0);
+  // The file is held back until the progress has been seen.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/crib-search/export.csv?**", async (route) => {
+    await held;
+    await route.continue();
+  });
+  const downloaded = page.waitForEvent("download");
+  await dialog.locator(".export-submit").click();
+  const status = dialog.getByRole("status");
+  await expect(status.getByRole("progressbar", { name: "Export progress" })).toBeVisible();
+  await expect(status).toContainText(`0 of ${total} records (0 %), about ${Math.ceil(total / 1000)} s left`);
+  await expect(dialog.locator(".export-submit")).toHaveText("Exporting…");
+  await expect(dialog.locator(".export-submit")).toBeDisabled();
+  release();
+  const download = await downloaded;
+  expect(download.suggestedFilename()).toMatch(/^all-results-\d{4}-\d{2}-\d{2}\.csv$/);
+  const text = await readFile((await download.path())!, "utf8");
+  expect(text.trim().split(/\r?\n/)).toHaveLength(total + 1);
+  // Done: the dialog closes by itself, back to the results.
+  await expect(dialog).toHaveCount(0);
+  await expect(resultsHeading(page)).toBeVisible();
+});

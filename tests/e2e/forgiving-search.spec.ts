@@ -5,7 +5,8 @@
  * tests/integration/number-jump.test.ts and tests/relevance.
  */
 import { expect, test } from "@playwright/test";
-import { columnTexts, currentPath, headingText, HOME_PATH, openSearch, resultsHeading, searchUrl, shownTotal, submitHeaderSearch } from "./helpers";
+import { generateItems } from "../../app/search/engines/embedded/sample-data";
+import { columnTexts, currentPath, escapeRegExp, headingText, HOME_PATH, openSearch, resultsHeading, searchUrl, shownTotal, specificationRows, submitHeaderSearch } from "./helpers";
 
 // Item 3333 of the 5,000-item sample catalogue the suite's portal serves.
 const ITEM = "MRO-8595673";
@@ -61,5 +62,30 @@ for (const width of [320, 1280]) {
     await offer.getByRole("link", { name: "condensate pump" }).click();
     await expect(resultsHeading(page)).toHaveText(/^\d+ results for "condensate pump"$/);
     expect(await shownTotal(page)).toBeGreaterThan(0);
+  });
+}
+
+for (const width of [320, 1280]) {
+  test(`at ${width} px the part numbers an item page shows as CMPN and ACMPN find it: the CMPN opens it, the ACMPN lists "1 result"`, async ({ page }, testInfo) => {
+    await page.setViewportSize({ width, height: 640 });
+    // Items of the suite's sample catalogue (the generator is the catalogue's own) with a CMPN, and with an ACMPN only.
+    const docs = [...generateItems(5000)];
+    const withCmpn = docs.find((d) => d.attribute_cmpn_s)!;
+    const withAcmpn = docs.find((d) => d.attribute_acmpn_s && !d.attribute_cmpn_s)!;
+
+    await page.goto(`/product/${encodeURIComponent(String(withCmpn.item_number_s))}`);
+    const cmpn = new Map(await specificationRows(page)).get("CMPN");
+    expect(cmpn, "the CMPN shown on the item page").toMatch(/^\d{3}[A-Z]\d{4}P\d{3}$/);
+    await openSearch(page, testInfo, HOME_PATH);
+    await submitHeaderSearch(page, cmpn!);
+    await expect(page).toHaveURL(new RegExp(`/product/${escapeRegExp(encodeURIComponent(String(withCmpn.item_number_s)))}\\?`));
+    await expect(page.getByRole("heading", { level: 1 })).toContainText(String(withCmpn.item_number_s));
+
+    await page.goto(`/product/${encodeURIComponent(String(withAcmpn.item_number_s))}`);
+    const acmpn = new Map(await specificationRows(page)).get("ACMPN")!;
+    await openSearch(page, testInfo, HOME_PATH);
+    await submitHeaderSearch(page, acmpn.toLowerCase());
+    await expect(resultsHeading(page)).toHaveText(`1 result for "${acmpn.toLowerCase()}"`);
+    expect(await columnTexts(page, "Item Number")).toEqual([withAcmpn.item_number_s]);
   });
 }

@@ -3,7 +3,7 @@
  * with the same assertions; the helpers hide the few places where the two differ (waiting for
  * hydration, pressing a submit button that only exists without JavaScript).
  */
-import { expect, type APIRequestContext, type Locator, type Page, type TestInfo } from "@playwright/test";
+import { expect, type APIRequestContext, type Locator, type Page, type Response, type TestInfo } from "@playwright/test";
 import { HOME_PATH, SEARCH_PATH, searchUrl, urlWith } from "../search-urls";
 
 export { HOME_PATH, SEARCH_PATH, searchUrl, urlWith };
@@ -61,13 +61,13 @@ export function resultsHeading(page: Page): Locator {
 }
 
 export function headingText(total: number, query = ""): string {
-  return query ? `${total} results for "${query}"` : `${total} results`;
+  return `${total} ${total === 1 ? "result" : "results"}${query ? ` for "${query}"` : ""}`;
 }
 
 /** The total shown in the results heading. */
 export async function shownTotal(page: Page): Promise<number> {
   const text = (await resultsHeading(page).textContent()) ?? "";
-  const match = /^(\d+) results/.exec(text.trim());
+  const match = /^(\d+) results?\b/.exec(text.trim());
   if (!match) throw new Error(`unexpected results heading: ${text}`);
   return Number(match[1]);
 }
@@ -381,4 +381,46 @@ export async function bomPageTotals(page: Page, item: string): Promise<BomCounts
   await expect(page.getByRole("heading", { level: 1 })).toContainText(item);
   const total = async (title: string) => ((await bomSection(page, title).count()) === 0 ? 0 : sectionTotal(page, title));
   return { asset: await total("Asset BOM"), pm: await total("PM BOM"), other: await total("Other BOM Items") };
+}
+
+/**
+ * Opens `url` as another site's link does (the browser sends `Sec-Fetch-Site: cross-site`): from a
+ * page of another site, answered here, and returns the response to the click.
+ */
+export async function openFromAnotherSite(page: Page, url: string): Promise<Response | null> {
+  const elsewhere = "http://elsewhere.example/";
+  await page.route(elsewhere, (route) => route.fulfill({ contentType: "text/html", body: `<a href="${url}">Follow</a>` }));
+  await page.goto(elsewhere);
+  const response = page.waitForResponse((r) => r.url() === url && r.request().isNavigationRequest());
+  await page.getByRole("link", { name: "Follow" }).click();
+  await page.waitForURL(url);
+  return response;
+}
+
+/**
+ * The text of the first element with `className` as the browser draws it, generated content
+ * (`::after`, CSS counters) included: read from the layout tree (DOMSnapshot), not the DOM.
+ */
+export async function renderedText(page: Page, className: string): Promise<string> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { documents, strings } = await cdp.send("DOMSnapshot.captureSnapshot", { computedStyles: [] });
+    const { nodes, layout } = documents[0]!;
+    const parents = nodes.parentIndex ?? [];
+    const root = (nodes.attributes ?? []).findIndex((attrs) => {
+      for (let i = 0; i + 1 < attrs.length; i += 2) {
+        if (strings[attrs[i]!] === "class" && strings[attrs[i + 1]!]!.split(/\s+/).includes(className)) return true;
+      }
+      return false;
+    });
+    if (root < 0) return "";
+    const inside = (node: number) => {
+      for (let n = node; n >= 0; n = parents[n] ?? -1) if (n === root) return true;
+      return false;
+    };
+    const text = layout.nodeIndex.map((node, i) => (inside(node) && layout.text[i]! >= 0 ? strings[layout.text[i]!] : "")).join("");
+    return text.replace(/\s+/g, " ").trim();
+  } finally {
+    await cdp.detach();
+  }
 }

@@ -8,6 +8,7 @@
  */
 import { expect, test, type BrowserContext, type Page, type Request, type TestInfo } from "@playwright/test";
 import { IDP_URL, SSO_PORTAL_URL } from "../../playwright.config";
+import { openFromAnotherSite } from "./helpers";
 
 const DEEP_LINK = "/crib-search/search?q=pump";
 const SESSION_COOKIE = "crib-session";
@@ -121,11 +122,20 @@ test("logout ends the session for good: the old cookie signs no one in", async (
   }
 });
 
-test("/login visited directly shows the sign-in page, whose button signs in", async ({ page }, testInfo) => {
+test("/login opened directly starts sign-in by itself and comes back to the search", async ({ page }, testInfo) => {
   await page.goto("/login");
+  await signInAtIdp(page, userName(testInfo, "login-direct"));
+  await expect(page).toHaveURL(`${SSO_PORTAL_URL}/crib-search`);
+  await expect(page.getByRole("button", { name: "Logout" })).toBeVisible();
+});
+
+test("another site's link to /login shows the sign-in page, whose button signs in", async ({ page }, testInfo) => {
+  await openFromAnotherSite(page, `${SSO_PORTAL_URL}/login`);
   await expect(page.getByRole("heading", { name: "Sign in to Crib Search" })).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe("/login");
   await expect(page.getByRole("link", { name: "Back to search" })).toHaveAttribute("href", "/crib-search");
-  await expect(page.getByRole("link", { name: "Contact Support" })).toBeVisible();
+  // The page's own Contact Support (the footer has one too).
+  await expect(page.locator("#main").getByRole("link", { name: "Contact Support" })).toBeVisible();
   await page.getByRole("button", { name: "Sign in with SSO" }).click();
   await signInAtIdp(page, userName(testInfo, "login-page"));
   await expect(page).toHaveURL(`${SSO_PORTAL_URL}/crib-search`);

@@ -360,6 +360,23 @@ describe("a portal with sign-in on", () => {
     expect(location.searchParams.get("returnTo")).toBe(path);
   });
 
+  it("/login opened directly starts sign-in through ?start=1; another site's link to it shows the page and its button", async () => {
+    for (const headers of [{}, { "Sec-Fetch-Site": "none" }, { "Sec-Fetch-Site": "same-origin" }, { "Sec-Fetch-Site": "same-site" }] as Record<string, string>[]) {
+      const response = await fetch(sso("/login"), { redirect: "manual", headers });
+      expect(response.status, JSON.stringify(headers)).toBe(302);
+      expect(response.headers.get("location"), JSON.stringify(headers)).toBe("/login?start=1");
+      expect(response.headers.get("cache-control")).toBe("no-store");
+    }
+    const started = await fetch(sso("/login?start=1"), { redirect: "manual" });
+    expect(started.status).toBe(302);
+    expect(new URL(started.headers.get("location")!).origin).toBe(idp.issuer);
+    const fromElsewhere = await fetch(sso("/login"), { redirect: "manual", headers: { "Sec-Fetch-Site": "cross-site" } });
+    expect(fromElsewhere.status).toBe(200);
+    const html = await fromElsewhere.text();
+    expect(html).toContain("Sign in with SSO");
+    expect(html).toContain('<input type="hidden" name="start" value="1"/>');
+  });
+
   it("/login?returnTo=<payload> goes to the provider and keeps only a same-site path to return to", async () => {
     const returnCookie = createCookie("crib-return", { secrets: [SESSION_SECRET] });
     for (const payload of [...OPEN_REDIRECTS, "/crib-search/search?q=pump"]) {

@@ -33,7 +33,10 @@ function get(pathAndQuery: string, cookie?: string, base = portal.url): Promise<
 
 /** A page as a browser gets it: redirects (to a canonical search address) followed. */
 function page(pathAndQuery: string, cookie: string | undefined, base: string): Promise<Response> {
-  return fetch(`${base}${pathAndQuery}`, { headers: cookie ? { Cookie: cookie } : {} });
+  // The sign-in page is what another site's link to /login shows (opened directly, it signs in).
+  const headers = new Headers(cookie ? { Cookie: cookie } : {});
+  if (pathAndQuery === "/login") headers.set("Sec-Fetch-Site", "cross-site");
+  return fetch(`${base}${pathAndQuery}`, { headers });
 }
 
 function post(pathname: string, form: Record<string, string>, cookie?: string): Promise<Response> {
@@ -88,6 +91,7 @@ function pageTypes(): [string, string, number, string][] {
     ["BOM", `/bom/${path}`, 200, portal.url],
     ["404", "/no/such/page", 404, portal.url],
     ["sign-in", "/login", 200, sso.url],
+    ["support", "/support", 200, portal.url],
   ];
 }
 
@@ -207,13 +211,19 @@ describe("footer", () => {
     expect(hrefs.slice(0, pages.length)).toEqual(pages.map((p) => `${SITE_URL}${p}`));
     expect(hrefs.slice(pages.length)).toHaveLength(3);
     for (const href of hrefs) expect(href.startsWith(`${SITE_URL}/`), href).toBe(true);
-    // The suite's own portal has no SITE_URL: no link at all rather than links to its 404 page.
+    expect(footer).toContain(`<a href="${SITE_URL}/support">Contact Support</a>`);
+    // The suite's own portal has no SITE_URL: Contact Support leads to the portal's own support
+    // page, and no other link to a company site's page, which would be the portal's 404 page.
     const bare = await (await fetch(suiteUrl("/crib-search"))).text();
-    expect(/<footer[\s\S]*<\/footer>/.exec(bare)?.[0]).not.toMatch(/<a /);
+    const bareLinks = [.../<footer[\s\S]*<\/footer>/.exec(bare)![0].matchAll(/<a [^>]*href="([^"]*)"[^>]*>([^<]*)</g)].map((m) => `${m[2]} ${m[1]}`);
+    expect(bareLinks).toEqual(["Contact Support /support"]);
+    const support = await fetch(suiteUrl("/support"));
+    expect(support.status).toBe(200);
+    expect(await support.text()).toContain("<h1 id=\"support-title\">Contact Support</h1>");
   });
 
   it("the sign-in page's Contact Support leads to the company site", async () => {
-    const html = await (await get("/login", undefined, sso.url)).text();
+    const html = await (await page("/login", undefined, sso.url)).text();
     expect(html).toContain(`<a href="${SITE_URL}/support">Contact Support</a>`);
   });
 });

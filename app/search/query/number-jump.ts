@@ -19,7 +19,8 @@ export function jumpKeyOf(state: SearchState, params: URLSearchParams): string |
   return partNumberKeyOf(parseQuery(state.q));
 }
 
-const FIELDS = ["item_number_s", "attribute_manufacturer_part_number_s"] as const;
+/** The numbers that identify an item: its own, and the manufacturer's (MPN, and CMPN as item pages show it). */
+const FIELDS = ["item_number_s", "attribute_manufacturer_part_number_s", "attribute_cmpn_s"] as const;
 
 /** The one item among `docs` whose item or manufacturer part number has the key; null for none or several. */
 export function jumpTarget(docs: readonly Doc[], key: string): Doc | null {

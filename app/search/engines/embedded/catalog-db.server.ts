@@ -6,8 +6,9 @@ export type CatalogDb = Database.Database;
 /**
  * Bumped whenever the on-disk layout changes; an older file is rebuilt at start-up (catalog-build)
  * or refused. 2: stemmed full-text index with weighted columns, part-number keys, vocabulary.
+ * 3: CMPN and ACMPN searched and looked up as part numbers.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 const SQL_TYPES: Record<ColumnType, string> = {
   string: "TEXT",

@@ -47,8 +47,11 @@ export const NUMBER_FIELDS = [
   { name: MFR_PART_NUMBER, kind: 1 },
   { name: "attribute_alternate_manufacturer_part_number_s", kind: 2 },
   { name: "attribute_supplier_part_number_s", kind: 3 },
+  // The manufacturer's numbers the item page shows as CMPN (e.g. 835C5513P470) and ACMPN.
+  { name: "attribute_cmpn_s", kind: 1 },
+  { name: "attribute_acmpn_s", kind: 2 },
 ] as const;
-/** Kinds that open an item when a query is exactly that number: item and manufacturer part numbers. */
+/** Kinds that open an item when a query is exactly that number: item and manufacturer part numbers (CMPN included). */
 export const OPENING_KINDS = [0, 1] as const;
 
 /** Full-text groups of the field registry (for documentation and checks). */

@@ -171,7 +171,7 @@ describe("FusionEngine.findByNumber", () => {
     );
     const docs = await engine().findByNumber("wr55x10942", 2);
     expect(docs.map((d) => d.item_number_s)).toEqual(["WR55X10942"]);
-    expect(sent?.get("q")).toBe('item_number_s:("wr55x10942" OR "WR55X10942") OR attribute_manufacturer_part_number_s:("wr55x10942" OR "WR55X10942")');
+    expect(sent?.get("q")).toBe('item_number_s:("wr55x10942" OR "WR55X10942") OR attribute_manufacturer_part_number_s:("wr55x10942" OR "WR55X10942") OR attribute_cmpn_s:("wr55x10942" OR "WR55X10942")');
     expect(sent?.get("rows")).toBe("2");
     expect(sent?.has("json.facet") || sent?.has("hl") || sent?.has("spellcheck")).toBe(false);
   });

@@ -149,8 +149,8 @@ describe("queryStep", () => {
   });
 
   it("looks numbers up exactly in the item and manufacturer part number fields", () => {
-    expect(numberQuery(" wr55x10942 ")).toBe('item_number_s:("wr55x10942" OR "WR55X10942") OR attribute_manufacturer_part_number_s:("wr55x10942" OR "WR55X10942")');
-    expect(numberQuery('A"1')).toBe('item_number_s:("A\\"1") OR attribute_manufacturer_part_number_s:("A\\"1")');
+    expect(numberQuery(" wr55x10942 ")).toBe('item_number_s:("wr55x10942" OR "WR55X10942") OR attribute_manufacturer_part_number_s:("wr55x10942" OR "WR55X10942") OR attribute_cmpn_s:("wr55x10942" OR "WR55X10942")');
+    expect(numberQuery('A"1')).toBe('item_number_s:("A\\"1") OR attribute_manufacturer_part_number_s:("A\\"1") OR attribute_cmpn_s:("A\\"1")');
   });
 });
 

@@ -67,12 +67,12 @@ export function plainQuery(tree: QueryTree): string {
 }
 
 /**
- * Items by item number or manufacturer part number, as typed and upper-cased (string fields match
+ * Items by item number or manufacturer part number (MPN or CMPN), as typed and upper-cased (string fields match
  * exactly; separators cannot be ignored without a normalised field in the index).
  */
 export function numberQuery(text: string): string {
   const values = [...new Set([text.trim(), text.trim().toUpperCase()])].map(solrPhrase).join(" OR ");
-  return `item_number_s:(${values}) OR attribute_manufacturer_part_number_s:(${values})`;
+  return `item_number_s:(${values}) OR attribute_manufacturer_part_number_s:(${values}) OR attribute_cmpn_s:(${values})`;
 }
 
 /** Relevance is `score desc`; a cursor needs the `id` tie-breaker, and sorts by `id asc` alone by default. */
