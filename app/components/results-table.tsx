@@ -15,8 +15,8 @@ export function SortIndicator({ sorted }: { sorted: Column["sorted"] }) {
 
 /**
  * The results as a table; on a narrow screen the stylesheet lays each row out as a card (item
- * number, description, status, quantity on hand, Where Used): cells carry their column's key as a
- * class and, where a card names the value, its label.
+ * number, description, status, quantity on hand and where it is kept, Where Used): cells carry
+ * their column's key as a class and, where a card names the value, its label.
  */
 export function ResultsTable({ columns, rows, links }: { columns: Column[]; rows: ResultRow[]; links: ResultLinks }) {
   const fromResults = { queryId: links.queryId ?? undefined };
@@ -69,6 +69,9 @@ export function ResultsTable({ columns, rows, links }: { columns: Column[]; rows
                     </AppLink>
                   ) : (
                     highlighted(text)
+                  )}
+                  {columns[i]?.key === "quantity_on_hand" && row.locator && (
+                    <span className="card-locator">{row.locator}</span>
                   )}
                 </td>
               ))}

@@ -113,6 +113,11 @@ export interface VisibleField {
 
 export type FieldRecord = Readonly<Record<string, unknown>>;
 
+/** The name a doc gives the field of `key` (`stock_locator` → `attribute_stock_locator_s`), whatever suffix its engine adds. */
+export function fieldNameIn(doc: FieldRecord, key: string): string | undefined {
+  return Object.keys(doc).find((name) => fieldKey(name) === key);
+}
+
 export function isEmptyValue(value: unknown): boolean {
   if (value === null || value === undefined) return true;
   if (typeof value === "string") return value.trim() === "";

@@ -6,7 +6,7 @@
  */
 import type { Doc } from "./engine";
 import { formatValue, itemDescription, snippet } from "./field-format";
-import { fieldKey, fieldLabel } from "./fields";
+import { fieldKey, fieldLabel, fieldNameIn } from "./fields";
 import { resultsText } from "./result-count";
 import type { SearchConfig } from "./search-config";
 import { searchHref, type SearchState } from "./state";
@@ -50,7 +50,7 @@ function valueOf(doc: Doc, key: string): string {
     const text = itemDescription(doc);
     return text ? snippet(text, 120) : "";
   }
-  const name = Object.keys(doc).find((n) => fieldKey(n) === key);
+  const name = fieldNameIn(doc, key);
   return name ? formatValue(doc[name]) : "";
 }
 

@@ -18,6 +18,23 @@ function rowImage(src: unknown, imageHosts: readonly string[] = [IMAGE_HOST]): s
   return view.rows[0]!.image;
 }
 
+describe("result rows' stock locator", () => {
+  const rowOf = (fields: Record<string, unknown>) =>
+    buildSearchView({
+      state: EMPTY_STATE,
+      response: { docs: [{ id: "1", item_number_s: "ITM-1", ...fields } as unknown as Doc], total: 1, facets: [], highlighting: {} },
+      config: DEFAULT_SEARCH_CONFIG,
+      imageHosts: [],
+    }).rows[0]!;
+
+  it("is the item's, whatever suffix the engine gave the field, and null when blank or absent", () => {
+    expect(rowOf({ attribute_stock_locator_s: "H-35-03" }).locator).toBe("H-35-03");
+    expect(rowOf({ stock_locator: "B-30-09" }).locator).toBe("B-30-09");
+    expect(rowOf({ attribute_stock_locator_s: "  " }).locator).toBeNull();
+    expect(rowOf({}).locator).toBeNull();
+  });
+});
+
 describe("result rows' images follow IMAGE_HOSTS, as the item page's do", () => {
   it.each([
     ["a backslash after the slash", "/\\evil.example/x.jpg"],

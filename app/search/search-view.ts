@@ -8,7 +8,7 @@
  */
 import { HL_POST, HL_PRE, type Doc, type FacetResult, type FilterType, type SearchRequest, type SearchResponse } from "./engine";
 import { formatValue, isInactive, itemDescription, snippet } from "./field-format";
-import { fieldKey, fieldLabel } from "./fields";
+import { fieldKey, fieldLabel, fieldNameIn, isEmptyValue } from "./fields";
 import { boundFacetValues, rowBackOf } from "./page-budget";
 import { imageOf } from "./product-view";
 import { resultsText } from "./result-count";
@@ -49,6 +49,8 @@ export interface ResultRow {
   itemNumber: string;
   inactive: boolean;
   image: string | null;
+  /** Where the item is kept (its stock locator), which a card shows beside the quantity; null when unknown. */
+  locator: string | null;
   /** Cell texts in the order of the columns; highlighted runs are between HL_PRE and HL_POST. */
   cells: string[];
 }
@@ -192,12 +194,17 @@ function cellText(doc: Doc, field: string, highlighting: SearchResponse["highlig
   return formatValue(doc[field]).replace(MARKERS, "");
 }
 
+function locatorOf(doc: Doc): string | null {
+  const name = fieldNameIn(doc, "stock_locator");
+  return name === undefined || isEmptyValue(doc[name]) ? null : formatValue(doc[name]);
+}
+
 function resultFieldName(key: string, docs: Doc[], config: SearchConfig): string {
   // The configured facet/sort fields name the index field; fall back to the first doc that has it.
   const known = [...config.sortFields, ...config.allFacetFields].find((name) => fieldKey(name) === key);
   if (known) return known;
   for (const doc of docs) {
-    const name = Object.keys(doc).find((n) => fieldKey(n) === key);
+    const name = fieldNameIn(doc, key);
     if (name) return name;
   }
   return key === "item_description" ? "item_description_t" : `${key}_s`;
@@ -248,6 +255,7 @@ export function buildSearchView(input: {
     itemNumber: String(doc.item_number_s ?? doc.id),
     inactive: isInactive(doc),
     image: imageOf(doc, input.imageHosts),
+    locator: locatorOf(doc),
     cells: columns.map((c) => cellText(doc, c.field, response.highlighting)),
   }));
 

@@ -43,6 +43,19 @@ test("a 320 × 640 first screen shows the results heading and four whole result 
     const box = (await whereUsed.boundingBox())!;
     expect(Math.min(box.width, box.height), "Where Used is a 24 px target at least").toBeGreaterThanOrEqual(24);
   }
+  // Where an item is kept shows beside its quantity (the sample leaves some items' locator blank).
+  const locator = cards.locator("td.c-quantity_on_hand .card-locator").first();
+  await expect(locator).toBeVisible();
+  await expect(locator).toHaveText(/^[A-Z]-\d+-\d+$/);
   // Nothing wider than the screen.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+});
+
+test("at 1280 px the results stay the spec's table: the stock locator is a card's, not a column's", async ({ page }, testInfo) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openSearch(page, testInfo, searchUrl({ q: "pump" }));
+  const first = page.locator("table.results-table tbody tr").first();
+  await expect(first.locator("td.c-quantity_on_hand")).toBeVisible();
+  await expect(first.locator(".card-locator")).toBeHidden();
+  await expect(page.locator("table.results-table thead th", { hasText: /locator/i })).toHaveCount(0);
 });
