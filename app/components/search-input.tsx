@@ -1,12 +1,17 @@
 import { useSubmit } from "@remix-run/react";
-import { useEffect, useRef, useState, type KeyboardEvent } from "react";
-import type { SearchBoxAttributes } from "./header-search";
+import { useEffect, useRef, useState, type InputHTMLAttributes, type KeyboardEvent } from "react";
 
 /** Spec §4's type-ahead settings: at least 2 characters, 300 ms after the last keystroke, 8 suggestions. */
 export const TYPEAHEAD = { minChars: 2, delayMs: 300, count: 8 } as const;
 
 const LIST_ID = "site-search-suggestions";
 const optionId = (index: number) => `site-search-option-${index}`;
+
+/**
+ * The box's attributes, the same for the plain box (`header-search.tsx`) and the type-ahead;
+ * `query` is the page's query (the box's key: a new query is a new box), not an attribute.
+ */
+export type SearchBoxAttributes = InputHTMLAttributes<HTMLInputElement> & { id: string; defaultValue: string; query: string };
 
 type Popup =
   | { kind: "closed" }
