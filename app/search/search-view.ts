@@ -211,6 +211,69 @@ function orderFacetValues(values: FacetValueView[]): FacetValueView[] {
   );
 }
 
+function columnsOf(state: SearchState, docs: Doc[], config: SearchConfig): Column[] {
+  return config.resultFields
+    .filter((key) => key !== "id")
+    .map((key) => {
+      const field = resultFieldName(key, docs, config);
+      const sortable = config.sortFields.includes(field);
+      return {
+        field,
+        key: fieldKey(field),
+        label: fieldLabel(key),
+        sorted: state.sort?.field === field ? state.sort.direction : null,
+        sortHref: sortable ? searchHref(toggleColumnSort(state, field), config) : "",
+      };
+    });
+}
+
+/** The facet panel: each facet's values, the selected ones first and kept even without a bucket. */
+function facetViewsOf(state: SearchState, facets: readonly FacetResult[], config: SearchConfig, facetTerms: Record<string, string> | undefined): FacetView[] {
+  const activeByField = new Map<string, Map<string, FilterType>>();
+  for (const f of state.filters) {
+    const values = activeByField.get(f.field) ?? new Map<string, FilterType>();
+    values.set(f.value, f.type);
+    activeByField.set(f.field, values);
+  }
+  return facets.map((facet: FacetResult) => {
+    const active = activeByField.get(facet.field) ?? new Map<string, FilterType>();
+    const counted = new Map(facet.values.map((v) => [v.value, v.count]));
+    // Selected values stay listed even when the engine returned no bucket for them (excluded ones).
+    for (const value of active.keys()) if (!counted.has(value)) counted.set(value, 0);
+    const values = [...counted].map(([value, count]) => ({ value, count, selected: active.get(value) ?? null }));
+    const key = fieldKey(facet.field);
+    return {
+      field: facet.field,
+      key,
+      param: filterParamName(facet.field, config) ?? key,
+      label: fieldLabel(key),
+      values: orderFacetValues(values),
+      searchable: values.length > FACET_SEARCH_THRESHOLD,
+      term: facetTerms?.[key] ?? "",
+      open: true,
+    };
+  });
+}
+
+/** Why search-within is off, or null when it is on. */
+function withinDisabledReasonOf(state: SearchState, total: number): string | null {
+  const realQuery = state.q !== "" && state.q !== "*:*";
+  if (state.within.length >= MAX_WITHIN_TERMS) return `At most ${MAX_WITHIN_TERMS} search-within terms`;
+  if (total === 0) return "No results to search within";
+  return realQuery ? null : "Enter a search first";
+}
+
+/** The line a printed results page carries on top: the search, its filters and which rows the sheet holds. */
+function printLineOf(heading: string, selected: SelectedFilterView[], within: string[], offset: number, shown: number, total: number): string {
+  return [
+    `Crib Search · ${heading}`,
+    ...selected.map((f) => `${f.label} ${f.type === "include" ? "is" : "is not"} ${f.value}`),
+    ...(within.length > 0 ? [`within: ${within.join(", ")}`] : []),
+    // A sheet printed from the results page holds the rows on screen; it says so, and where the whole list is.
+    ...(shown < total ? [`rows ${offset + 1}–${offset + shown} of ${total} (Print list prints them all)`] : []),
+  ].join(" · ");
+}
+
 export function buildSearchView(input: {
   state: SearchState;
   response: Pick<SearchResponse, "docs" | "total" | "facets" | "highlighting">;
@@ -225,20 +288,7 @@ export function buildSearchView(input: {
   const here = searchHref(state, config);
   const query = state.q;
   const heading = query ? `${response.total} results for "${query}"` : `${response.total} results`;
-
-  const columns: Column[] = config.resultFields
-    .filter((key) => key !== "id")
-    .map((key) => {
-      const field = resultFieldName(key, response.docs, config);
-      const sortable = config.sortFields.includes(field);
-      return {
-        field,
-        key: fieldKey(field),
-        label: fieldLabel(key),
-        sorted: state.sort?.field === field ? state.sort.direction : null,
-        sortHref: sortable ? searchHref(toggleColumnSort(state, field), config) : "",
-      };
-    });
+  const columns = columnsOf(state, response.docs, config);
 
   const offset = (state.page - 1) * state.rows;
   // The item page's rule for its image, so that a row shows no image the item page would refuse.
@@ -250,34 +300,8 @@ export function buildSearchView(input: {
     cells: columns.map((c) => cellText(doc, c.field, response.highlighting)),
   }));
 
-  const activeByField = new Map<string, Map<string, FilterType>>();
-  for (const f of state.filters) {
-    const values = activeByField.get(f.field) ?? new Map<string, FilterType>();
-    values.set(f.value, f.type);
-    activeByField.set(f.field, values);
-  }
-
-  const allFacets: FacetView[] = response.facets.map((facet: FacetResult) => {
-    const active = activeByField.get(facet.field) ?? new Map<string, FilterType>();
-    const counted = new Map(facet.values.map((v) => [v.value, v.count]));
-    // Selected values stay listed even when the engine returned no bucket for them (excluded ones).
-    for (const value of active.keys()) if (!counted.has(value)) counted.set(value, 0);
-    const values = [...counted].map(([value, count]) => ({ value, count, selected: active.get(value) ?? null }));
-    const key = fieldKey(facet.field);
-    return {
-      field: facet.field,
-      key,
-      param: filterParamName(facet.field, config) ?? key,
-      label: fieldLabel(key),
-      values: orderFacetValues(values),
-      searchable: values.length > FACET_SEARCH_THRESHOLD,
-      term: input.facetTerms?.[key] ?? "",
-      open: true,
-    };
-  });
-
   // The pre-render size guard: as many facet values as their links fit (page-budget.ts).
-  const facets = boundFacetValues(allFacets, here.length, response.docs.length);
+  const facets = boundFacetValues(facetViewsOf(state, response.facets, config, input.facetTerms), here.length, response.docs.length);
 
   const selected: SelectedFilterView[] = state.filters.map((f) => ({
     field: f.field,
@@ -286,16 +310,6 @@ export function buildSearchView(input: {
     type: f.type,
     removeHref: searchHref(removeFilter(state, f), config),
   }));
-
-  const realQuery = query !== "" && query !== "*:*";
-  const withinDisabledReason =
-    state.within.length >= MAX_WITHIN_TERMS
-      ? `At most ${MAX_WITHIN_TERMS} search-within terms`
-      : response.total === 0
-        ? "No results to search within"
-        : !realQuery
-          ? "Enter a search first"
-          : null;
 
   return {
     query,
@@ -309,7 +323,7 @@ export function buildSearchView(input: {
     clearFiltersHref: state.filters.length > 0 ? searchHref(clearFilters(state), config) : null,
     within: state.within.map((term) => ({ term, removeHref: searchHref(removeWithin(state, term), config) })),
     clearWithinHref: state.within.length > 0 ? searchHref(clearWithin(state), config) : null,
-    withinDisabledReason,
+    withinDisabledReason: withinDisabledReasonOf(state, response.total),
     filterLimitNotice: filterLimitNotice(state, config),
     sortValue: sortValueOf(state),
     sortOptions: SORT_OPTIONS,
@@ -317,13 +331,7 @@ export function buildSearchView(input: {
     rowsPerPage: state.rows,
     pageSizes: PAGE_SIZES,
     hidden: [...serializeSearchState(state, config)],
-    printLine: [
-      `Crib Search · ${heading}`,
-      ...selected.map((f) => `${f.label} ${f.type === "include" ? "is" : "is not"} ${f.value}`),
-      ...(state.within.length > 0 ? [`within: ${state.within.join(", ")}`] : []),
-      // A sheet printed from the results page holds the rows on screen; it says so, and where the whole list is.
-      ...(rows.length < response.total ? [`rows ${offset + 1}–${offset + rows.length} of ${response.total} (Print list prints them all)`] : []),
-    ].join(" · "),
+    printLine: printLineOf(heading, selected, state.within, offset, rows.length, response.total),
   };
 }
 
