@@ -6,6 +6,7 @@
  * two links for each of a hundred values and twenty rows were most of the page's data, written
  * into the page twice (once more for hydration). Pure, so the components only render props.
  */
+import { pagerView, totalPages, type PagerView } from "./pager";
 import { HL_POST, HL_PRE, type Doc, type FacetResult, type FilterType, type SearchRequest, type SearchResponse } from "./engine";
 import { formatValue, isInactive, itemDescription, snippet } from "./field-format";
 import { fieldKey, fieldLabel } from "./fields";
@@ -89,18 +90,6 @@ export interface SelectedFilterView {
   removeHref: string;
 }
 
-export type PageLink = { kind: "page"; page: number; href: string; current: boolean } | { kind: "gap"; key: string };
-
-export interface PagerView {
-  page: number;
-  totalPages: number;
-  first: string | null;
-  prev: string | null;
-  next: string | null;
-  last: string | null;
-  links: PageLink[];
-}
-
 export interface SortOption {
   value: string;
   label: string;
@@ -141,43 +130,13 @@ export interface SearchView {
   printLine: string;
 }
 
-export function sortValueOf(state: SearchState): string {
+function sortValueOf(state: SearchState): string {
   return state.sort ? `${fieldKey(state.sort.field)} ${state.sort.direction}` : "relevance";
-}
-
-export function totalPages(total: number, rows: number): number {
-  return Math.max(1, Math.ceil(total / rows));
-}
-
-/** Up to 5 page numbers around the current one, with first and last and gaps between. */
-export function pageWindow(page: number, pages: number, width = 5): (number | "gap")[] {
-  let start = Math.max(1, page - Math.floor(width / 2));
-  const end = Math.min(pages, start + width - 1);
-  start = Math.max(1, end - width + 1);
-  const out: (number | "gap")[] = [];
-  if (start > 1) out.push(1);
-  if (start > 2) out.push("gap");
-  for (let p = start; p <= end; p++) out.push(p);
-  if (end < pages - 1) out.push("gap");
-  if (end < pages) out.push(pages);
-  return out;
 }
 
 function pager(state: SearchState, total: number, config: SearchConfig): PagerView {
   const pages = totalPages(total, state.rows);
-  const page = Math.min(state.page, pages);
-  const href = (p: number) => searchHref(goToPage(state, p), config);
-  return {
-    page,
-    totalPages: pages,
-    first: page > 1 ? href(1) : null,
-    prev: page > 1 ? href(page - 1) : null,
-    next: page < pages ? href(page + 1) : null,
-    last: page < pages ? href(pages) : null,
-    links: pageWindow(page, pages).map((p, i) =>
-      p === "gap" ? { kind: "gap", key: `gap-${i}` } : { kind: "page", page: p, href: href(p), current: p === page },
-    ),
-  };
+  return pagerView(Math.min(state.page, pages), pages, (p) => searchHref(goToPage(state, p), config));
 }
 
 const MARKERS = new RegExp(`[${HL_PRE}${HL_POST}]`, "g");

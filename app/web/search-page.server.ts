@@ -7,7 +7,8 @@ import { SearchError, userMessageOf } from "~/search/errors";
 import { isQueryId, PICK_LIST_PATH, productPath, SEARCH_PATH, whereUsedPath, withBack } from "~/search/paths";
 import { jumpKeyOf, jumpTarget, LIST_PARAM, listHref } from "~/search/query/number-jump";
 import type { SearchConfig } from "~/search/search-config";
-import { buildSearchView, facetTermsOf, searchRequestOf, totalPages, widerSearchOf } from "~/search/search-view";
+import { totalPages } from "~/search/pager";
+import { buildSearchView, facetTermsOf, searchRequestOf, widerSearchOf } from "~/search/search-view";
 import type { Answer } from "~/search/service";
 import { EMPTY_STATE, goToPage, parseSearchParams, searchHref, serializeSearchState, withQuery, type SearchState } from "~/search/state";
 import { requireUser } from "./auth.server";
@@ -15,7 +16,7 @@ import { backupOf, exportBackupText } from "./backup.server";
 import { logFailure } from "./log.server";
 import { addRecentSearch, readRecentSearches, serializeRecentSearches } from "./recent-searches.server";
 // Usage signals (issue 22).
-import { MAX_FILTERS } from "~/signals/model.server";
+import { MAX_SIGNAL_FILTERS } from "~/signals/model.server";
 import { recordSignal } from "./signals.server";
 import { facetClickOf } from "./signals-facets.server";
 
@@ -70,7 +71,7 @@ function recordSearch(request: Request, state: SearchState, answer: Answer<Searc
       query: state.q,
       numResults: answer.value.total,
       searchTime: Math.round(answer.engineMs),
-      filters: state.filters.slice(0, MAX_FILTERS).map((f) => ({ field: f.field, value: f.value, type: f.type })),
+      filters: state.filters.slice(0, MAX_SIGNAL_FILTERS).map((f) => ({ field: f.field, value: f.value, type: f.type })),
       page: state.page,
       engine: answer.engine,
       ...(queryId ? { fusionQueryId: queryId } : {}),

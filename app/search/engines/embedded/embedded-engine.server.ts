@@ -125,7 +125,8 @@ function rowToDoc(columns: string[], row: unknown[]): Doc {
   return doc as Doc;
 }
 
-function toDoc(row: Record<string, unknown>): Doc {
+/** A document from a row of the items table, its rowid first. */
+function docOfRow(row: Record<string, unknown>): Doc {
   const columns = Object.keys(row);
   return rowToDoc(["rowid", ...columns.filter((c) => c !== "rowid")], [row.rowid, ...columns.filter((c) => c !== "rowid").map((c) => row[c])]);
 }
@@ -453,7 +454,7 @@ export class EmbeddedEngine implements SearchEngine {
          ORDER BY (id = ?) DESC, (item_number_s = ? COLLATE BINARY) DESC, rowid LIMIT 1`,
       )
       .get(idOrItemNumber, idOrItemNumber, idOrItemNumber, idOrItemNumber) as Record<string, unknown> | undefined;
-    return row ? toDoc(row) : null;
+    return row ? docOfRow(row) : null;
   }
 
   async bom(request: BomRequest): Promise<BomResponse> {
