@@ -1,32 +1,72 @@
 import js from "@eslint/js";
+import importPlugin from "eslint-plugin-import";
 import tseslint from "typescript-eslint";
 
-const TEST_ONLY = { group: ["**/tests/**", "msw", "msw/*"], message: "The app never imports test code." };
-const SERVER_ONLY = {
-  group: ["*.server", "**/*.server", "node:*"],
-  message: "Server-only modules stay out of components and the pure search domain.",
-};
+// The layers of DESIGN.md, top to bottom, as files (globs from the repository's root). A module may
+// import from its own layer and from the layers below it, never from one above: the rules below
+// resolve every import (relative, `~/`, `import type`, `import()`) to the file it reaches and check
+// that file's layer, so no spelling gets past them. Every module of app/ belongs to one layer
+// (tests/lint/layers.test.ts checks that too).
+export const LAYERS = [
+  { name: "routes", files: ["app/routes/**", "app/{root,entry.server,entry.client}.tsx"] },
+  { name: "web", files: ["app/web/**"] },
+  { name: "composition root", files: ["app/{registry,start-up,config}.server.ts"] },
+  { name: "components", files: ["app/components/**"] },
+  { name: "export", files: ["app/export/**"] },
+  { name: "search", files: ["app/search/**"] },
+  { name: "auth", files: ["app/auth/**"] },
+  { name: "signals", files: ["app/signals/**"] },
+  { name: "lib", files: ["app/lib/**"] },
+];
 
-// The layers of DESIGN.md: imports point down routes → web → registry → search, export, signals →
-// components → lib, and only the composition root knows the concrete engines.
-const UPPER_LAYERS = {
-  group: ["~/routes/*", "~/web/*", "~/registry.server", "~/start-up.server", "~/entry.*", "~/root"],
-  message: "Lower layers never import the web layer, the routes or the composition root.",
-};
+const ENGINE_NAMES = ["fusion", "embedded", "backend"];
+const ENGINES = "app/search/engines/**";
+/** Every module of app/ but the composition root (app/registry.server.ts) and the engines themselves. */
+const ABOVE_AND_BESIDE_ENGINES = [
+  "app/routes/**",
+  "app/{root,entry.server,entry.client}.tsx",
+  "app/web/**",
+  "app/{start-up,config}.server.ts",
+  ...["components", "export", "auth", "signals", "lib"].map((dir) => `app/${dir}/**`),
+  "app/search/*",
+  "app/search/!(engines)/**",
+];
+/** Modules that may end up in the browser or in the pure domain: everything not named `*.server`. */
+const PURE = ["components", "export", "search", "auth", "signals", "lib"].map((dir) => `app/${dir}/**/!(*.server).{ts,tsx}`);
+
+export const ZONES = [
+  ...LAYERS.slice(1).map((layer, index) => ({
+    target: layer.files,
+    from: LAYERS.slice(0, index + 1).flatMap((above) => above.files),
+    message: `${layer.name} sits below ${LAYERS.slice(0, index + 1).map((above) => above.name).join(", ")} in DESIGN.md's layers: imports point down.`,
+  })),
+  {
+    target: ABOVE_AND_BESIDE_ENGINES,
+    from: [ENGINES],
+    message: "Only the composition root (app/registry.server.ts) knows the concrete engines.",
+  },
+  ...ENGINE_NAMES.map((engine) => ({
+    target: [`app/search/engines/${engine}/**`],
+    from: ENGINE_NAMES.filter((other) => other !== engine).map((other) => `app/search/engines/${other}/**`),
+    message: "Engines share code through the domain (app/search), not through each other.",
+  })),
+  {
+    target: PURE,
+    from: ["app/**/*.server.{ts,tsx}"],
+    message: "Server-only modules stay out of components and the pure modules (STYLE.md).",
+  },
+  {
+    target: ["app/**"],
+    from: ["tests/**"],
+    message: "The app never imports test code.",
+  },
+];
+
+const TEST_FILES = ["**/*.test.ts", "**/*.test.tsx"];
+const TEST_PACKAGES = { group: ["msw", "msw/*"], message: "The app never imports test code." };
+const NODE = { group: ["node:*"], message: "Node's modules belong in *.server.ts modules." };
 const REMIX = { group: ["@remix-run/*"], message: "The domain is pure TypeScript: Remix belongs in app/web and app/routes." };
-const CONFIG = { group: ["~/config.server", "**/config.server"], message: "Settings reach the domain as arguments, through the composition root." };
-const ENGINES = {
-  group: ["~/search/engines/*/**", "./engines/*/**", "../engines/*/**"],
-  message: "Only the composition root (app/registry.server.ts) knows the concrete engines.",
-};
-const APP = { group: ["~/*", "../*", "./*/**"], message: "app/lib is generic: it imports nothing of the app." };
 const NO_PROCESS_ENV = { object: "process", property: "env", message: "Configuration is read once, in app/config.server.ts." };
-
-/** One engine never reaches into another's folder: what they share lives in app/search. */
-const otherEngines = (self) => ({
-  group: ["fusion", "embedded", "backend"].filter((e) => e !== self).map((e) => `../${e}/*`),
-  message: "Engines share code through the domain (app/search), not through each other.",
-});
 
 export default tseslint.config(
   { ignores: ["build/", "public/build/", "node_modules/", "test-results/", "playwright-report/", ".cache/", "tmp-*", "bench/out/"] },
@@ -49,64 +89,46 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
   {
-    // Test doubles and test helpers are never imported by the app.
-    files: ["app/**"],
-    ignores: ["**/*.test.ts", "**/*.test.tsx"],
-    rules: { "no-restricted-imports": ["error", { patterns: [TEST_ONLY] }] },
-  },
-  {
-    // Components and the pure search domain never reach server-only code.
-    files: ["app/components/**", "app/search/*.ts", "app/search/engines/**/*.ts"],
-    ignores: ["**/*.server.ts", "**/*.test.ts", "**/*.test.tsx"],
-    rules: { "no-restricted-imports": ["error", { patterns: [TEST_ONLY, SERVER_ONLY] }] },
-  },
-  {
-    files: ["app/search/**"],
-    ignores: ["**/*.test.ts", "**/*.test.tsx"],
+    // The layers, over resolved files; and no circle of imports anywhere in the app.
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: TEST_FILES,
+    plugins: { import: importPlugin },
+    settings: {
+      "import/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
+      "import/resolver": { typescript: { project: "tsconfig.json" }, node: true },
+    },
     rules: {
-      "no-restricted-imports": ["error", { patterns: [TEST_ONLY, UPPER_LAYERS, REMIX, CONFIG] }],
+      "import/no-unresolved": ["error", { ignore: ["\\.css$"] }],
+      "import/no-restricted-paths": ["error", { zones: ZONES }],
+      "import/no-cycle": "error",
+      "no-restricted-imports": ["error", { patterns: [TEST_PACKAGES] }],
+    },
+  },
+  {
+    // Small functions (issue 30): none in the app over 80 lines of code, blank lines and comments
+    // not counted.
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: TEST_FILES,
+    rules: { "max-lines-per-function": ["error", { max: 80, skipBlankLines: true, skipComments: true }] },
+  },
+  {
+    // Components and the pure modules stay free of Node.
+    files: PURE,
+    ignores: TEST_FILES,
+    rules: { "no-restricted-imports": ["error", { patterns: [TEST_PACKAGES, NODE] }] },
+  },
+  {
+    // The search domain knows no framework and no environment.
+    files: ["app/search/**"],
+    ignores: TEST_FILES,
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [TEST_PACKAGES, REMIX] }],
       "no-restricted-properties": ["error", NO_PROCESS_ENV],
     },
   },
   {
-    // The pure domain's top level, with the engine rule on top.
-    files: ["app/search/*.ts"],
-    ignores: ["**/*.server.ts", "**/*.test.ts"],
-    rules: { "no-restricted-imports": ["error", { patterns: [TEST_ONLY, SERVER_ONLY, UPPER_LAYERS, REMIX, CONFIG, ENGINES] }] },
-  },
-  ...["fusion", "embedded", "backend"].flatMap((engine) => [
-    {
-      files: [`app/search/engines/${engine}/**`],
-      ignores: ["**/*.test.ts"],
-      rules: { "no-restricted-imports": ["error", { patterns: [TEST_ONLY, UPPER_LAYERS, REMIX, CONFIG, otherEngines(engine)] }] },
-    },
-    {
-      // An engine's pure parts (query building, parsing rules) stay free of server-only code.
-      files: [`app/search/engines/${engine}/**/*.ts`],
-      ignores: ["**/*.server.ts", "**/*.test.ts"],
-      rules: {
-        "no-restricted-imports": ["error", { patterns: [TEST_ONLY, SERVER_ONLY, UPPER_LAYERS, REMIX, CONFIG, otherEngines(engine)] }],
-      },
-    },
-  ]),
-  {
-    files: ["app/export/**", "app/signals/**"],
-    ignores: ["**/*.test.ts"],
-    rules: { "no-restricted-imports": ["error", { patterns: [TEST_ONLY, UPPER_LAYERS, ENGINES] }] },
-  },
-  {
-    files: ["app/components/**"],
-    ignores: ["**/*.test.ts", "**/*.test.tsx"],
-    rules: { "no-restricted-imports": ["error", { patterns: [TEST_ONLY, SERVER_ONLY, UPPER_LAYERS, ENGINES] }] },
-  },
-  {
-    files: ["app/web/**", "app/routes/**", "app/root.tsx", "app/entry.server.tsx", "app/start-up.server.ts"],
-    ignores: ["**/*.test.ts"],
-    rules: { "no-restricted-imports": ["error", { patterns: [TEST_ONLY, ENGINES] }] },
-  },
-  {
-    files: ["app/lib/**"],
-    ignores: ["**/*.test.ts"],
-    rules: { "no-restricted-imports": ["error", { patterns: [TEST_ONLY, APP] }] },
+    files: ["app/search/**/!(*.server).{ts,tsx}"],
+    ignores: TEST_FILES,
+    rules: { "no-restricted-imports": ["error", { patterns: [TEST_PACKAGES, REMIX, NODE] }] },
   },
 );

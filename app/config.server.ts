@@ -166,8 +166,6 @@ function unknownSignInVariables(env: Record<string, string>): string[] {
   return Object.keys(env).filter((name) => /^OIDC_/i.test(name) && !(SIGN_IN_VARIABLES as readonly string[]).includes(name) && !OTHER_OIDC_SETTINGS.includes(name));
 }
 
-export type Env = z.infer<typeof EnvSchema>;
-
 export interface AppConfig {
   port: number;
   catalogDb: string;

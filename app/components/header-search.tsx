@@ -1,7 +1,8 @@
 import { useLocation, useMatches, useNavigation } from "@remix-run/react";
-import { useEffect, useMemo, useRef, useState, type InputHTMLAttributes } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { HiddenInputs, AppForm, lazyPart, useHydrated } from "./progressive";
 import { SEARCH_PATH } from "~/search/paths";
+import type { SearchBoxAttributes } from "./search-input";
 
 /** What a new query from the header keeps of the search on screen (spec §4: not the page nor search-within). */
 const KEPT_PARAMS = new Set(["f", "nf", "sort", "rows"]);
@@ -18,12 +19,6 @@ export interface HeaderSearchView {
 }
 
 const Typeahead = lazyPart(() => import("./search-input").then((m) => m.SearchInput), PlainBox);
-
-/**
- * The box's attributes, the same for the plain box and the type-ahead; `query` is the page's query
- * (the box's key: a new query is a new box), not an attribute.
- */
-export type SearchBoxAttributes = InputHTMLAttributes<HTMLInputElement> & { id: string; defaultValue: string; query: string };
 
 /** The box without type-ahead: a plain input whose form is submitted. */
 function PlainBox({ box: { query, ...box } }: { box: SearchBoxAttributes }) {

@@ -1,6 +1,6 @@
 import { useSubmit } from "@remix-run/react";
 import { AppForm, AppLink, HiddenInputs, WithoutScript } from "./progressive";
-import type { PagerView } from "~/search/search-view";
+import type { PagerView } from "~/search/pager";
 
 interface PagerProps {
   pager: PagerView;

@@ -1,6 +1,5 @@
 import { useSubmit } from "@remix-run/react";
-import { useEffect, useRef, useState, type KeyboardEvent } from "react";
-import type { SearchBoxAttributes } from "./header-search";
+import { useEffect, useRef, useState, type InputHTMLAttributes, type KeyboardEvent } from "react";
 
 /** Spec §4's type-ahead settings: at least 2 characters, 300 ms after the last keystroke, 8 suggestions. */
 export const TYPEAHEAD = { minChars: 2, delayMs: 300, count: 8 } as const;
@@ -8,11 +7,73 @@ export const TYPEAHEAD = { minChars: 2, delayMs: 300, count: 8 } as const;
 const LIST_ID = "site-search-suggestions";
 const optionId = (index: number) => `site-search-option-${index}`;
 
+/**
+ * The box's attributes, the same for the plain box (`header-search.tsx`) and the type-ahead;
+ * `query` is the page's query (the box's key: a new query is a new box), not an attribute.
+ */
+export type SearchBoxAttributes = InputHTMLAttributes<HTMLInputElement> & { id: string; defaultValue: string; query: string };
+
 type Popup =
   | { kind: "closed" }
   | { kind: "loading" }
   | { kind: "failed" }
   | { kind: "list"; items: string[]; active: number };
+
+/** The list under the box: loading, failed, none found, or the suggestions as options. */
+function SuggestionList({ popup, open, choose }: { popup: Popup; open: boolean; choose: (value: string, position: number) => void }) {
+  return (
+    <div className="typeahead" hidden={!open}>
+      {popup.kind === "loading" && <p className="typeahead-status">Loading suggestions...</p>}
+      {popup.kind === "failed" && <p className="typeahead-status error">Failed to load suggestions</p>}
+      {popup.kind === "list" && popup.items.length === 0 && <p className="typeahead-status">No suggestions found</p>}
+      <ul role="listbox" id={LIST_ID} aria-label="Suggestions">
+        {popup.kind === "list" &&
+          popup.items.map((item, index) => (
+            <li
+              key={item}
+              id={optionId(index)}
+              role="option"
+              aria-selected={index === popup.active}
+              // Keeps the focus in the box, whose blur would close the list before the click.
+              onMouseDown={(event) => event.preventDefault()}
+              onClick={() => choose(item, index)}
+            >
+              {item}
+            </li>
+          ))}
+      </ul>
+    </div>
+  );
+}
+
+/**
+ * Usage signals (issue 22): a pick from the list is a type-ahead click, which only the browser
+ * sees; its code is loaded on the first pick, outside the page's JavaScript.
+ */
+function recordPick(pick: { query: string; suggestion: string; position: number }): void {
+  void import("~/signals/typeahead").then((m) => m.recordPickWhenEnabled(pick)).catch(() => undefined);
+}
+
+/** The box's ARIA combobox attributes, once JavaScript runs. */
+function comboboxAttributes(popup: Popup, open: boolean) {
+  return {
+    role: "combobox",
+    "aria-autocomplete": "list" as const,
+    "aria-expanded": open,
+    "aria-controls": LIST_ID,
+    "aria-activedescendant": popup.kind === "list" && popup.active >= 0 ? optionId(popup.active) : undefined,
+  };
+}
+
+/** At most TYPEAHEAD.count distinct suggestions for `prefix` from the portal's API. */
+async function fetchSuggestions(prefix: string, signal: AbortSignal): Promise<string[]> {
+  const params = new URLSearchParams({ q: prefix, limit: String(TYPEAHEAD.count) });
+  const response = await fetch(`/api/suggestions?${params}`, { signal, headers: { Accept: "application/json" } });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  const body = (await response.json()) as { data?: { suggestions?: unknown } };
+  const found = Array.isArray(body.data?.suggestions) ? body.data.suggestions : [];
+  return [...new Set(found.filter((s): s is string => typeof s === "string"))].slice(0, TYPEAHEAD.count);
+}
 
 /**
  * The header's search box with type-ahead, which the server switches on (TYPEAHEAD_ENABLED, off by
@@ -47,12 +108,7 @@ export function SearchInput({ box: { query, ...box } }: { box: SearchBoxAttribut
     pending.current = controller;
     setPopup({ kind: "loading" });
     try {
-      const params = new URLSearchParams({ q: prefix, limit: String(TYPEAHEAD.count) });
-      const response = await fetch(`/api/suggestions?${params}`, { signal: controller.signal, headers: { Accept: "application/json" } });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const body = (await response.json()) as { data?: { suggestions?: unknown } };
-      const found = Array.isArray(body.data?.suggestions) ? body.data.suggestions : [];
-      const items = [...new Set(found.filter((s): s is string => typeof s === "string"))].slice(0, TYPEAHEAD.count);
+      const items = await fetchSuggestions(prefix, controller.signal);
       if (!controller.signal.aborted) setPopup({ kind: "list", items, active: -1 });
     } catch {
       if (!controller.signal.aborted) setPopup({ kind: "failed" });
@@ -72,10 +128,7 @@ export function SearchInput({ box: { query, ...box } }: { box: SearchBoxAttribut
   const choose = (value: string, position: number) => {
     const box = input.current;
     if (!box) return;
-    // Usage signals (issue 22): a pick from the list is a type-ahead click, which only the browser
-    // sees; its code is loaded on the first pick, outside the page's JavaScript.
-    const pick = { query: box.value.trim(), suggestion: value, position };
-    void import("~/signals/typeahead").then((m) => m.recordPickWhenEnabled(pick)).catch(() => undefined);
+    recordPick({ query: box.value.trim(), suggestion: value, position });
     box.value = value;
     close();
     // Remix's submit, as progressive.tsx's listener would do on the form's submit event. It also keeps this
@@ -103,15 +156,7 @@ export function SearchInput({ box: { query, ...box } }: { box: SearchBoxAttribut
   };
 
   const open = enabled && popup.kind !== "closed";
-  const combobox = enabled
-    ? {
-        role: "combobox",
-        "aria-autocomplete": "list" as const,
-        "aria-expanded": open,
-        "aria-controls": LIST_ID,
-        "aria-activedescendant": popup.kind === "list" && popup.active >= 0 ? optionId(popup.active) : undefined,
-      }
-    : {};
+  const combobox = enabled ? comboboxAttributes(popup, open) : {};
   return (
     <div className="search-input">
       <input
@@ -124,29 +169,7 @@ export function SearchInput({ box: { query, ...box } }: { box: SearchBoxAttribut
         onBlur={close}
         {...combobox}
       />
-      {enabled && (
-        <div className="typeahead" hidden={!open}>
-          {popup.kind === "loading" && <p className="typeahead-status">Loading suggestions...</p>}
-          {popup.kind === "failed" && <p className="typeahead-status error">Failed to load suggestions</p>}
-          {popup.kind === "list" && popup.items.length === 0 && <p className="typeahead-status">No suggestions found</p>}
-          <ul role="listbox" id={LIST_ID} aria-label="Suggestions">
-            {popup.kind === "list" &&
-              popup.items.map((item, index) => (
-                <li
-                  key={item}
-                  id={optionId(index)}
-                  role="option"
-                  aria-selected={index === popup.active}
-                  // Keeps the focus in the box, whose blur would close the list before the click.
-                  onMouseDown={(event) => event.preventDefault()}
-                  onClick={() => choose(item, index)}
-                >
-                  {item}
-                </li>
-              ))}
-          </ul>
-        </div>
-      )}
+      {enabled && <SuggestionList popup={popup} open={open} choose={choose} />}
     </div>
   );
 }

@@ -34,6 +34,75 @@ export interface SearchPageProps {
   recentSearches: { query: string; href: string }[];
 }
 
+function SearchError({ error }: { error: { message: string; retryHref: string } }) {
+  return (
+    <section className="state-screen" role="alert" aria-labelledby="search-error-title">
+      <h1 id="search-error-title">Search Error</h1>
+      <p>{error.message}</p>
+      <p className="actions">
+        <a className="button" href={error.retryHref}>
+          Try Again
+        </a>
+      </p>
+    </section>
+  );
+}
+
+function RecentSearches({ searches }: { searches: { query: string; href: string }[] }) {
+  return (
+    <nav className="recent-searches" aria-label="Recent searches">
+      <h2>Recent searches</h2>
+      <ul>
+        {searches.map((r) => (
+          <li key={r.query}>
+            <AppLink to={r.href}>{r.query}</AppLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** Search-within, and at the end Export, Print list and the sort. */
+function Toolbar({ view, exportMenu, pickListHref }: { view: SearchView; exportMenu?: ExportMenuView | null | undefined; pickListHref?: string | null | undefined }) {
+  return (
+    <div className="toolbar">
+      <SearchWithin terms={view.within} clearHref={view.clearWithinHref} disabledReason={view.withinDisabledReason} hidden={view.hidden} action={ACTION} />
+      <div className="toolbar-end">
+        {exportMenu && <ExportMenu menu={exportMenu} onOpen={ExportDialog.preload} />}
+        {pickListHref && (
+          <a href={pickListHref} className="button secondary small">
+            Print list
+          </a>
+        )}
+        <SortForm options={view.sortOptions} value={view.sortValue} hidden={view.hidden} action={ACTION} />
+      </div>
+    </div>
+  );
+}
+
+/** No results: an empty catalogue says so; otherwise the spec's text, with Clear all filters when there are some. */
+function NoResults({ view, emptyCatalog }: { view: SearchView; emptyCatalog: boolean }) {
+  if (emptyCatalog) {
+    return (
+      <div className="empty">
+        <h2>No products available</h2>
+        <p>No products found in the catalog. Please check your configuration.</p>
+      </div>
+    );
+  }
+  return (
+    <div className="empty">
+      <p>No data found. Please try adjusting your search criteria</p>
+      {view.selected.length > 0 && view.clearFiltersHref && (
+        <p>
+          <AppLink to={view.clearFiltersHref}>Clear all filters</AppLink>
+        </p>
+      )}
+    </div>
+  );
+}
+
 export function SearchPage({ view, error, backup, emptyCatalog, recentSearches, exportDialog, exportMenu, didYouMean, widerSearch, pickListHref }: SearchPageProps) {
   const navigation = useNavigation();
   const location = useLocation();
@@ -56,19 +125,7 @@ export function SearchPage({ view, error, backup, emptyCatalog, recentSearches, 
     // Not on a jump within the page (the skip links): only when the search changed.
   }, [location.search, view?.query]);
 
-  if (error) {
-    return (
-      <section className="state-screen" role="alert" aria-labelledby="search-error-title">
-        <h1 id="search-error-title">Search Error</h1>
-        <p>{error.message}</p>
-        <p className="actions">
-          <a className="button" href={error.retryHref}>
-            Try Again
-          </a>
-        </p>
-      </section>
-    );
-  }
+  if (error) return <SearchError error={error} />;
   if (!view) return null;
 
   // The results come before the filters in the page (the first thing on a narrow screen, a few Tab
@@ -86,37 +143,9 @@ export function SearchPage({ view, error, backup, emptyCatalog, recentSearches, 
           <p className="print-only print-meta">
             {view.printLine} · <PrintDate />
           </p>
-          {recentSearches.length > 0 && (
-            <nav className="recent-searches" aria-label="Recent searches">
-              <h2>Recent searches</h2>
-              <ul>
-                {recentSearches.map((r) => (
-                  <li key={r.query}>
-                    <AppLink to={r.href}>{r.query}</AppLink>
-                  </li>
-                ))}
-              </ul>
-            </nav>
-          )}
+          {recentSearches.length > 0 && <RecentSearches searches={recentSearches} />}
           <BackupNotice text={backup} />
-          <div className="toolbar">
-            <SearchWithin
-              terms={view.within}
-              clearHref={view.clearWithinHref}
-              disabledReason={view.withinDisabledReason}
-              hidden={view.hidden}
-              action={ACTION}
-            />
-            <div className="toolbar-end">
-              {exportMenu && <ExportMenu menu={exportMenu} onOpen={ExportDialog.preload} />}
-              {pickListHref && (
-                <a href={pickListHref} className="button secondary small">
-                  Print list
-                </a>
-              )}
-              <SortForm options={view.sortOptions} value={view.sortValue} hidden={view.hidden} action={ACTION} />
-            </div>
-          </div>
+          <Toolbar view={view} exportMenu={exportMenu} pickListHref={pickListHref} />
           <h1 id="results-heading" ref={headingRef} tabIndex={-1} className={searching ? "results-heading is-stale" : "results-heading"}>
             {view.heading}
           </h1>
@@ -141,21 +170,7 @@ export function SearchPage({ view, error, backup, emptyCatalog, recentSearches, 
           <SelectedFilters selected={view.selected} clearHref={view.clearFiltersHref} notice={view.filterLimitNotice} />
           <div className={searching ? "results-body is-stale" : "results-body"}>
             {view.total === 0 ? (
-              emptyCatalog ? (
-                <div className="empty">
-                  <h2>No products available</h2>
-                  <p>No products found in the catalog. Please check your configuration.</p>
-                </div>
-              ) : (
-                <div className="empty">
-                  <p>No data found. Please try adjusting your search criteria</p>
-                  {view.selected.length > 0 && view.clearFiltersHref && (
-                    <p>
-                      <AppLink to={view.clearFiltersHref}>Clear all filters</AppLink>
-                    </p>
-                  )}
-                </div>
-              )
+              <NoResults view={view} emptyCatalog={emptyCatalog} />
             ) : (
               <>
                 <ResultsTable columns={view.columns} rows={view.rows} links={view.rowLinks} />

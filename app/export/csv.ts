@@ -9,8 +9,6 @@ import { fieldLabel } from "~/search/fields";
 /** Without it Excel reads UTF-8 as the machine's legacy code page and mangles accents and CJK. */
 export const BOM = "\uFEFF";
 
-export type CsvValue = string | number | boolean | null | undefined | readonly unknown[] | Record<string, unknown>;
-
 /**
  * Display text of one value: null/undefined → "", booleans → "Yes"/"No", arrays → the non-empty
  * items joined with ", " (each formatted), objects → JSON text, numbers → String(n).

@@ -72,30 +72,6 @@ export function customFilename(input: string | null | undefined): string | null 
   return name === "" ? null : `${name}${EXTENSION}`;
 }
 
-// encodeURIComponent would throw on a lone surrogate.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/** RFC 5987 ext-value characters: encodeURIComponent leaves ' ( ) * unescaped, attr-char does not allow them. */
-function encodeRfc5987(text: string): string {
-  return encodeURIComponent(text.replace(LONE_SURROGATE, "\uFFFD")).replace(
-    /['()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-}
-
-/**
- * Content-Disposition for a download: an ASCII `filename` for old clients (accents dropped, other
- * non-ASCII, control characters, `"` and `\` → "_") and the exact name in RFC 5987 `filename*`.
- */
-export function contentDisposition(filename: string): string {
-  const ascii = filename
-    .normalize("NFKD")
-    .replace(/\p{M}/gu, "")
-    // Code points, so an emoji becomes one "_" rather than two; CR/LF would end the header.
-    .replace(/[^\x20-\x7E]|["\\]/gu, "_");
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeRfc5987(filename)}`;
-}
-
 /** `backup-{name}`: a file from the backup catalogue says so in its name (decision 022), within the 50 characters. */
 export function backupFilename(name: string): string {
   if (name.startsWith("backup-")) return name;

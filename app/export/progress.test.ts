@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentDisposition } from "./filename";
+import { contentDisposition } from "./content-disposition.server";
 import { CsvRecordCounter, dispositionFilename, progressOf, progressText } from "./progress";
 
 describe("progressOf", () => {

@@ -1,5 +1,5 @@
 import { BOM, csvHeader, csvRows } from "./csv";
-import { contentDisposition } from "./filename";
+import { contentDisposition } from "./content-disposition.server";
 
 /** Any document: rows are read by field name. */
 type Row = object;

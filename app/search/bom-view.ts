@@ -6,7 +6,7 @@
 import type { BomDoc, BomResponse, BomSortField, BomType, SortDirection } from "./engine";
 import { BOM_FIELDS } from "./catalog-fields";
 import { BOM_SORT_FIELDS } from "./engine";
-import { pageWindow, type PagerView } from "./search-view";
+import { pagerView, totalPages as pagesOf, type PagerView } from "./pager";
 
 export interface BomColumn {
   field: BomSortField;
@@ -85,7 +85,7 @@ function sameSort(a: SectionSort | null, b: SectionSort | null): boolean {
 }
 
 /** The page's URL with one section's state replaced; defaults are left out. */
-export function sectionHref(
+function sectionHref(
   path: string,
   params: URLSearchParams,
   prefix: string,
@@ -115,7 +115,7 @@ export interface BomSectionView {
   pageParam: string;
 }
 
-export function rangeLabel(start: number, shown: number, total: number): string {
+function rangeLabel(start: number, shown: number, total: number): string {
   if (total === 0) return "0 of 0";
   return `${start + 1}-${start + shown} of ${total}`;
 }
@@ -133,7 +133,7 @@ export function buildBomSection(input: {
   defaultSort: SectionSort | null;
 }): BomSectionView {
   const { prefix, state, pageSize, response, path, params, defaultSort } = input;
-  const totalPages = Math.max(1, Math.ceil(response.total / pageSize));
+  const totalPages = pagesOf(response.total, pageSize);
   const page = Math.min(state.page, totalPages);
   const href = (next: SectionState) => sectionHref(path, params, prefix, next, defaultSort);
   const pageHref = (p: number) => href({ ...state, page: p });
@@ -151,17 +151,7 @@ export function buildBomSection(input: {
       return { ...column, sorted, sortHref: href({ page: 1, sort: { field: column.field, direction } }) };
     }),
     rows: response.docs.map((doc, i) => ({ ...doc, key: `${doc.id}-${i}` })),
-    pager: {
-      page,
-      totalPages,
-      first: page > 1 ? pageHref(1) : null,
-      prev: page > 1 ? pageHref(page - 1) : null,
-      next: page < totalPages ? pageHref(page + 1) : null,
-      last: page < totalPages ? pageHref(totalPages) : null,
-      links: pageWindow(page, totalPages).map((p, i) =>
-        p === "gap" ? { kind: "gap", key: `gap-${i}` } : { kind: "page", page: p, href: pageHref(p), current: p === page },
-      ),
-    },
+    pager: pagerView(page, totalPages, pageHref),
     hidden: [...params].filter(([name]) => name !== `${prefix}-page`),
     pageParam: `${prefix}-page`,
   };

@@ -6,6 +6,7 @@
  * two links for each of a hundred values and twenty rows were most of the page's data, written
  * into the page twice (once more for hydration). Pure, so the components only render props.
  */
+import { pagerView, totalPages, type PagerView } from "./pager";
 import { HL_POST, HL_PRE, type Doc, type FacetResult, type FilterType, type SearchRequest, type SearchResponse } from "./engine";
 import { formatValue, isInactive, itemDescription, snippet } from "./field-format";
 import { fieldKey, fieldLabel, fieldNameIn, isEmptyValue } from "./fields";
@@ -92,18 +93,6 @@ export interface SelectedFilterView {
   removeHref: string;
 }
 
-export type PageLink = { kind: "page"; page: number; href: string; current: boolean } | { kind: "gap"; key: string };
-
-export interface PagerView {
-  page: number;
-  totalPages: number;
-  first: string | null;
-  prev: string | null;
-  next: string | null;
-  last: string | null;
-  links: PageLink[];
-}
-
 export interface SortOption {
   value: string;
   label: string;
@@ -144,43 +133,13 @@ export interface SearchView {
   printLine: string;
 }
 
-export function sortValueOf(state: SearchState): string {
+function sortValueOf(state: SearchState): string {
   return state.sort ? `${fieldKey(state.sort.field)} ${state.sort.direction}` : "relevance";
-}
-
-export function totalPages(total: number, rows: number): number {
-  return Math.max(1, Math.ceil(total / rows));
-}
-
-/** Up to 5 page numbers around the current one, with first and last and gaps between. */
-export function pageWindow(page: number, pages: number, width = 5): (number | "gap")[] {
-  let start = Math.max(1, page - Math.floor(width / 2));
-  const end = Math.min(pages, start + width - 1);
-  start = Math.max(1, end - width + 1);
-  const out: (number | "gap")[] = [];
-  if (start > 1) out.push(1);
-  if (start > 2) out.push("gap");
-  for (let p = start; p <= end; p++) out.push(p);
-  if (end < pages - 1) out.push("gap");
-  if (end < pages) out.push(pages);
-  return out;
 }
 
 function pager(state: SearchState, total: number, config: SearchConfig): PagerView {
   const pages = totalPages(total, state.rows);
-  const page = Math.min(state.page, pages);
-  const href = (p: number) => searchHref(goToPage(state, p), config);
-  return {
-    page,
-    totalPages: pages,
-    first: page > 1 ? href(1) : null,
-    prev: page > 1 ? href(page - 1) : null,
-    next: page < pages ? href(page + 1) : null,
-    last: page < pages ? href(pages) : null,
-    links: pageWindow(page, pages).map((p, i) =>
-      p === "gap" ? { kind: "gap", key: `gap-${i}` } : { kind: "page", page: p, href: href(p), current: p === page },
-    ),
-  };
+  return pagerView(Math.min(state.page, pages), pages, (p) => searchHref(goToPage(state, p), config));
 }
 
 const MARKERS = new RegExp(`[${HL_PRE}${HL_POST}]`, "g");
@@ -219,6 +178,69 @@ function orderFacetValues(values: FacetValueView[]): FacetValueView[] {
   );
 }
 
+function columnsOf(state: SearchState, docs: Doc[], config: SearchConfig): Column[] {
+  return config.resultFields
+    .filter((key) => key !== "id")
+    .map((key) => {
+      const field = resultFieldName(key, docs, config);
+      const sortable = config.sortFields.includes(field);
+      return {
+        field,
+        key: fieldKey(field),
+        label: fieldLabel(key),
+        sorted: state.sort?.field === field ? state.sort.direction : null,
+        sortHref: sortable ? searchHref(toggleColumnSort(state, field), config) : "",
+      };
+    });
+}
+
+/** The facet panel: each facet's values, the selected ones first and kept even without a bucket. */
+function facetViewsOf(state: SearchState, facets: readonly FacetResult[], config: SearchConfig, facetTerms: Record<string, string> | undefined): FacetView[] {
+  const activeByField = new Map<string, Map<string, FilterType>>();
+  for (const f of state.filters) {
+    const values = activeByField.get(f.field) ?? new Map<string, FilterType>();
+    values.set(f.value, f.type);
+    activeByField.set(f.field, values);
+  }
+  return facets.map((facet: FacetResult) => {
+    const active = activeByField.get(facet.field) ?? new Map<string, FilterType>();
+    const counted = new Map(facet.values.map((v) => [v.value, v.count]));
+    // Selected values stay listed even when the engine returned no bucket for them (excluded ones).
+    for (const value of active.keys()) if (!counted.has(value)) counted.set(value, 0);
+    const values = [...counted].map(([value, count]) => ({ value, count, selected: active.get(value) ?? null }));
+    const key = fieldKey(facet.field);
+    return {
+      field: facet.field,
+      key,
+      param: filterParamName(facet.field, config) ?? key,
+      label: fieldLabel(key),
+      values: orderFacetValues(values),
+      searchable: values.length > FACET_SEARCH_THRESHOLD,
+      term: facetTerms?.[key] ?? "",
+      open: true,
+    };
+  });
+}
+
+/** Why search-within is off, or null when it is on. */
+function withinDisabledReasonOf(state: SearchState, total: number): string | null {
+  const realQuery = state.q !== "" && state.q !== "*:*";
+  if (state.within.length >= MAX_WITHIN_TERMS) return `At most ${MAX_WITHIN_TERMS} search-within terms`;
+  if (total === 0) return "No results to search within";
+  return realQuery ? null : "Enter a search first";
+}
+
+/** The line a printed results page carries on top: the search, its filters and which rows the sheet holds. */
+function printLineOf(heading: string, selected: SelectedFilterView[], within: string[], offset: number, shown: number, total: number): string {
+  return [
+    `Crib Search · ${heading}`,
+    ...selected.map((f) => `${f.label} ${f.type === "include" ? "is" : "is not"} ${f.value}`),
+    ...(within.length > 0 ? [`within: ${within.join(", ")}`] : []),
+    // A sheet printed from the results page holds the rows on screen; it says so, and where the whole list is.
+    ...(shown < total ? [`rows ${offset + 1}–${offset + shown} of ${total} (Print list prints them all)`] : []),
+  ].join(" · ");
+}
+
 export function buildSearchView(input: {
   state: SearchState;
   response: Pick<SearchResponse, "docs" | "total" | "facets" | "highlighting">;
@@ -233,20 +255,7 @@ export function buildSearchView(input: {
   const here = searchHref(state, config);
   const query = state.q;
   const heading = resultsText(response.total, query);
-
-  const columns: Column[] = config.resultFields
-    .filter((key) => key !== "id")
-    .map((key) => {
-      const field = resultFieldName(key, response.docs, config);
-      const sortable = config.sortFields.includes(field);
-      return {
-        field,
-        key: fieldKey(field),
-        label: fieldLabel(key),
-        sorted: state.sort?.field === field ? state.sort.direction : null,
-        sortHref: sortable ? searchHref(toggleColumnSort(state, field), config) : "",
-      };
-    });
+  const columns = columnsOf(state, response.docs, config);
 
   const offset = (state.page - 1) * state.rows;
   // The item page's rule for its image, so that a row shows no image the item page would refuse.
@@ -259,34 +268,8 @@ export function buildSearchView(input: {
     cells: columns.map((c) => cellText(doc, c.field, response.highlighting)),
   }));
 
-  const activeByField = new Map<string, Map<string, FilterType>>();
-  for (const f of state.filters) {
-    const values = activeByField.get(f.field) ?? new Map<string, FilterType>();
-    values.set(f.value, f.type);
-    activeByField.set(f.field, values);
-  }
-
-  const allFacets: FacetView[] = response.facets.map((facet: FacetResult) => {
-    const active = activeByField.get(facet.field) ?? new Map<string, FilterType>();
-    const counted = new Map(facet.values.map((v) => [v.value, v.count]));
-    // Selected values stay listed even when the engine returned no bucket for them (excluded ones).
-    for (const value of active.keys()) if (!counted.has(value)) counted.set(value, 0);
-    const values = [...counted].map(([value, count]) => ({ value, count, selected: active.get(value) ?? null }));
-    const key = fieldKey(facet.field);
-    return {
-      field: facet.field,
-      key,
-      param: filterParamName(facet.field, config) ?? key,
-      label: fieldLabel(key),
-      values: orderFacetValues(values),
-      searchable: values.length > FACET_SEARCH_THRESHOLD,
-      term: input.facetTerms?.[key] ?? "",
-      open: true,
-    };
-  });
-
   // The pre-render size guard: as many facet values as their links fit (page-budget.ts).
-  const facets = boundFacetValues(allFacets, here.length, response.docs.length);
+  const facets = boundFacetValues(facetViewsOf(state, response.facets, config, input.facetTerms), here.length, response.docs.length);
 
   const selected: SelectedFilterView[] = state.filters.map((f) => ({
     field: f.field,
@@ -295,16 +278,6 @@ export function buildSearchView(input: {
     type: f.type,
     removeHref: searchHref(removeFilter(state, f), config),
   }));
-
-  const realQuery = query !== "" && query !== "*:*";
-  const withinDisabledReason =
-    state.within.length >= MAX_WITHIN_TERMS
-      ? `At most ${MAX_WITHIN_TERMS} search-within terms`
-      : response.total === 0
-        ? "No results to search within"
-        : !realQuery
-          ? "Enter a search first"
-          : null;
 
   return {
     query,
@@ -318,7 +291,7 @@ export function buildSearchView(input: {
     clearFiltersHref: state.filters.length > 0 ? searchHref(clearFilters(state), config) : null,
     within: state.within.map((term) => ({ term, removeHref: searchHref(removeWithin(state, term), config) })),
     clearWithinHref: state.within.length > 0 ? searchHref(clearWithin(state), config) : null,
-    withinDisabledReason,
+    withinDisabledReason: withinDisabledReasonOf(state, response.total),
     filterLimitNotice: filterLimitNotice(state, config),
     sortValue: sortValueOf(state),
     sortOptions: SORT_OPTIONS,
@@ -326,13 +299,7 @@ export function buildSearchView(input: {
     rowsPerPage: state.rows,
     pageSizes: PAGE_SIZES,
     hidden: [...serializeSearchState(state, config)],
-    printLine: [
-      `Crib Search · ${heading}`,
-      ...selected.map((f) => `${f.label} ${f.type === "include" ? "is" : "is not"} ${f.value}`),
-      ...(state.within.length > 0 ? [`within: ${state.within.join(", ")}`] : []),
-      // A sheet printed from the results page holds the rows on screen; it says so, and where the whole list is.
-      ...(rows.length < response.total ? [`rows ${offset + 1}–${offset + rows.length} of ${response.total} (Print list prints them all)`] : []),
-    ].join(" · "),
+    printLine: printLineOf(heading, selected, state.within, offset, rows.length, response.total),
   };
 }
 

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { CircuitBreaker } from "./circuit-breaker";
 import type { BomRequest, CursorRequest, Doc, EngineName, RequestContext, SearchEngine, SearchRequest, SearchResponse } from "./engine";
 import { FusionError, httpError, MESSAGES } from "./engines/fusion/errors";
@@ -65,8 +65,23 @@ describe("SearchService", () => {
     expect(result.value.docs[0]?.id).toBe("from-fusion");
     expect(result.engine).toBe("fusion");
     expect(result.degraded).toBe(false);
-    expect(result.engineMs).toBeGreaterThanOrEqual(0);
     expect(fallback.calls.search).toBe(0);
+  });
+
+  it("says how long the engine took, fallback included (engineMs, a fake clock)", async () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    const taking = (ms: number, impl: SearchImpl): SearchImpl => async (req, context) => {
+      vi.advanceTimersByTime(ms);
+      return impl(req, context);
+    };
+    const primary = fakeEngine("fusion", taking(40, ok("from-fusion")));
+    expect((await service(primary.engine, fakeEngine("embedded", ok("x")).engine).search(request)).engineMs).toBe(40);
+    const failing = fakeEngine("fusion", taking(30, failWith(timeout())));
+    const fallback = fakeEngine("embedded", taking(15, ok("from-embedded")));
+    expect((await service(failing.engine, fallback.engine).search(request)).engineMs).toBe(45);
   });
 
   const outages: Array<[string, FusionError]> = [

@@ -53,12 +53,6 @@ export interface ServiceStatus {
   fallback: EngineName;
 }
 
-/**
- * Picks the engine for each call: the search platform when it is configured and its circuit is
- * closed, else the fallback (the product backend or the embedded catalogue). An outage of the
- * platform is answered by the fallback and marked as degraded; configuration errors (401, 403,
- * 404) are shown as they are, since the backup would only hide them.
- */
 /** Health checks of the platform are answered from the last one for this long, so probes never flood it. */
 export const PLATFORM_HEALTH_CACHE_MS = 5_000;
 
@@ -71,6 +65,13 @@ function logPlatformFailure(platform: EngineName, error: unknown, outcome: strin
   console.warn(`[${context?.requestId ?? "-"}] ${platform} failed: ${JSON.stringify(why)}; ${outcome}`);
 }
 
+/**
+ * Picks the engine for each call: the search platform when it is configured and its circuit is
+ * closed, else the fallback (the product backend or the embedded catalogue). An outage of the
+ * platform and a configuration error (401, 403, 404: decision 013) are answered by the fallback,
+ * marked as degraded, the configuration error's text kept for the status; a query the platform
+ * refused (400) is thrown as it is, since the backup would not help.
+ */
 export class SearchService {
   readonly breaker: CircuitBreaker;
   private configurationError: string | null = null;

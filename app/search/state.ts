@@ -118,7 +118,7 @@ function normalizeWithin(terms: readonly string[]): string[] {
   return out;
 }
 
-export function toPageSize(value: unknown): PageSize {
+function toPageSize(value: unknown): PageSize {
   return PAGE_SIZES.find((size) => size === value) ?? DEFAULT_ROWS;
 }
 

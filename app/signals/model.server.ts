@@ -14,7 +14,8 @@ const few = <T extends z.ZodType>(item: T, max: number) =>
   z.preprocess((value) => (Array.isArray(value) ? value.slice(0, max) : value), z.array(item));
 const count = z.number().int().min(0).max(1e9);
 
-export const MAX_FILTERS = 10;
+/** The filters a search signal carries: the first 10 (the search itself keeps up to 20, state.ts). */
+export const MAX_SIGNAL_FILTERS = 10;
 export const MAX_FIELDS = 30;
 
 export const ITEM_ACTIONS = [
@@ -33,7 +34,7 @@ const SearchData = z.object({
   query: text(200),
   numResults: count,
   searchTime: count,
-  filters: few(z.object({ field: text(64), value: text(100), type: z.enum(["include", "exclude"]) }), MAX_FILTERS),
+  filters: few(z.object({ field: text(64), value: text(100), type: z.enum(["include", "exclude"]) }), MAX_SIGNAL_FILTERS),
   collection: text(100).optional(),
   page: count.optional(),
   engine: text(20).optional(),
@@ -91,7 +92,8 @@ const FacetData = z.object({
   query: text(200),
 });
 
-const envelope = {
+/** What every signal carries besides its data: id, time, session, user. */
+const stamp = {
   id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "expected an event id of 8 to 64 letters, digits, - or _"),
   /** ISO-8601; the server's time of storing, whatever a browser said. */
   timestamp: z.iso.datetime({ offset: true }),
@@ -111,17 +113,17 @@ const DATA = {
 };
 
 export const SignalSchema = z.discriminatedUnion("type", [
-  z.object({ ...envelope, type: z.literal("search"), data: DATA.search }),
-  z.object({ ...envelope, type: z.literal("click"), data: DATA.click }),
-  z.object({ ...envelope, type: z.literal("view"), data: DATA.view }),
-  z.object({ ...envelope, type: z.literal("conversion"), data: DATA.conversion }),
-  z.object({ ...envelope, type: z.literal("typeahead"), data: DATA.typeahead }),
-  z.object({ ...envelope, type: z.literal("facet"), data: DATA.facet }),
+  z.object({ ...stamp, type: z.literal("search"), data: DATA.search }),
+  z.object({ ...stamp, type: z.literal("click"), data: DATA.click }),
+  z.object({ ...stamp, type: z.literal("view"), data: DATA.view }),
+  z.object({ ...stamp, type: z.literal("conversion"), data: DATA.conversion }),
+  z.object({ ...stamp, type: z.literal("typeahead"), data: DATA.typeahead }),
+  z.object({ ...stamp, type: z.literal("facet"), data: DATA.facet }),
 ]);
 export type Signal = z.infer<typeof SignalSchema>;
 export type SignalType = Signal["type"];
 
-/** A signal as a page records it: the envelope (id, time, session, user) is added by the recorder. */
+/** A signal as a page records it: the stamp (id, time, session, user) is added by the recorder. */
 export type SignalInput = { [T in SignalType]: { type: T; data: z.input<(typeof DATA)[T]> } }[SignalType];
 
 /**
@@ -129,8 +131,8 @@ export type SignalInput = { [T in SignalType]: { type: T; data: z.input<(typeof 
  * spent on an item page and a type-ahead pick. The session and the user are the server's to set.
  */
 export const ClientSignalSchema = z.discriminatedUnion("type", [
-  z.object({ id: envelope.id, timestamp: envelope.timestamp, type: z.literal("view"), data: ViewData.required({ viewDuration: true }) }),
-  z.object({ id: envelope.id, timestamp: envelope.timestamp, type: z.literal("typeahead"), data: TypeaheadData }),
+  z.object({ id: stamp.id, timestamp: stamp.timestamp, type: z.literal("view"), data: ViewData.required({ viewDuration: true }) }),
+  z.object({ id: stamp.id, timestamp: stamp.timestamp, type: z.literal("typeahead"), data: TypeaheadData }),
 ]);
 export type ClientSignal = z.infer<typeof ClientSignalSchema>;
 
@@ -151,7 +153,6 @@ export const SignalBatchSchema = z.object({
   source: text(40),
   version: text(20),
 });
-export type SignalBatch = z.infer<typeof SignalBatchSchema>;
 
 /** Fusion's Signals API body entry (reference/fusion-api.md §2). */
 export interface FusionSignal {

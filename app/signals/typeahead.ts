@@ -11,7 +11,7 @@ export interface TypeaheadPick {
 }
 
 /** The pick as POST /api/signals takes it (a `typeahead` signal; Fusion gets it as a click on `typeahead`). */
-export function typeaheadSignal(pick: TypeaheadPick, now = new Date()): QueuedSignal {
+function typeaheadSignal(pick: TypeaheadPick, now = new Date()): QueuedSignal {
   return { id: eventId(), timestamp: now.toISOString(), type: "typeahead", data: { docId: "typeahead", query: pick.query, suggestion: pick.suggestion, position: pick.position } };
 }
 

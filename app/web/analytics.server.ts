@@ -34,7 +34,7 @@ const percent = (part: number, whole: number) => (whole ? `${((100 * part) / who
 const position = (value: number | null) => (value === null ? "–" : value.toFixed(1));
 
 /** The tables of the page, each as headers and rows of text: the page and its CSV show the same. */
-export function tablesOf(report: AnalyticsReport) {
+function tablesOf(report: AnalyticsReport) {
   const queryRows = (rows: AnalyticsReport["topQueries"]) =>
     rows.map((r) => ({ query: r.query, searches: String(r.searches), zero: String(r.zeroResults), clicks: String(r.clicks), ctr: percent(r.clicks, r.searches), position: position(r.meanPosition) }));
   const queryColumns = { query: "Query", searches: "Searches", zero: "Zero results", clicks: "Clicks", ctr: "Click-through rate", position: "Mean clicked position" };

@@ -1,6 +1,6 @@
 /**
  * The backend API (DESIGN.md "Backend API"): one handler per endpoint, each wrapped in the
- * `{"data": …}` / `{"error": …}` envelope by `handleApi`.
+ * `{"data": …}` / `{"error": …}` wrapper by `handleApi` (the "envelope" is the security one, envelope.server.ts).
  */
 import { badRequest, describeZodError, notFound, parseQuery } from "~/web/http.server";
 import { notReadyReasons, probeState } from "./probes.server";

@@ -10,7 +10,7 @@ import { QueryTreeSchema } from "~/search/query/tree-schema";
 const SORTABLE = new Set(SORTABLE_FIELDS);
 
 /** A catalogue field's index name, from its full name or its key (`org_code` → `org_code_s`). */
-export function resolveCatalogField(keyOrName: string): string | null {
+function resolveCatalogField(keyOrName: string): string | null {
   return catalogField(keyOrName)?.name ?? null;
 }
 
@@ -18,7 +18,7 @@ export function resolveCatalogField(keyOrName: string): string | null {
  * The backend's sort rule (spec §5): `relevance` or empty is score descending; a value ending in
  * asc or desc is kept; otherwise ascending for name, title, org code and item type, else descending.
  */
-export function parseApiSort(value: string): Sort | "invalid" {
+function parseApiSort(value: string): Sort | "invalid" {
   const trimmed = value.trim();
   if (trimmed === "" || trimmed === "relevance" || trimmed === "score desc") return null;
   const match = /^(\S+)(?:\s+(asc|desc))?$/i.exec(trimmed);

@@ -23,7 +23,7 @@ export function apiError(message: string, status: number, requestId: string): Re
 }
 
 /**
- * Runs an API handler and turns every failure into the error envelope: known errors keep their
+ * Runs an API handler and turns every failure into the `{"error": …}` wrapper: known errors keep their
  * status and message, anything else is logged and answered with a plain 500 (no stack, no
  * engine text).
  */

@@ -21,7 +21,7 @@ function describe(error: unknown): string {
 }
 
 /** Where a page request goes to sign in: `/login?returnTo=<this page>`. */
-export function loginHref(request: Request): string {
+function loginHref(request: Request): string {
   const url = new URL(request.url);
   return `${LOGIN_PATH}?${new URLSearchParams({ returnTo: `${url.pathname}${url.search}` })}`;
 }
@@ -38,7 +38,7 @@ export async function requireUser(request: Request): Promise<User | null> {
   return user;
 }
 
-/** The API's guard: 401 in the error envelope, no redirect. */
+/** The API's guard: 401 in the `{"error": …}` wrapper, no redirect. */
 export async function requireApiUser(request: Request): Promise<User | null> {
   const { auth } = services();
   if (!auth) return null;

@@ -40,7 +40,7 @@ function decodedSegment(segment: string): string {
 }
 
 /** Validates an item number from the path; answers 400 with the spec's text when there is none. */
-export function itemNumberParam(raw: string | undefined): string {
+function itemNumberParam(raw: string | undefined): string {
   const item = (raw ?? "").trim();
   if (!item) throw json({ message: "Item number not provided" }, { status: 400 });
   // eslint-disable-next-line no-control-regex
@@ -59,7 +59,7 @@ export function backParam(url: URL): string {
  * Where "← Back to Search" leads from a page whose way back is `back`: that search, the search an
  * item page was opened from, or the search home; never the item page itself.
  */
-export function searchBackOf(back: string): string {
+function searchBackOf(back: string): string {
   if (isSearchPath(back)) return back;
   if (back.startsWith("/product/")) {
     const fromSearch = safePath(new URL(back, "http://x").searchParams.get("back"), "");
@@ -83,7 +83,7 @@ export interface SectionSpec {
 }
 
 /** Loads one section's page; a page past the end is answered with the last page. */
-export async function loadBomSection(itemNumber: string, spec: SectionSpec, url: URL, context: RequestContext) {
+async function loadBomSection(itemNumber: string, spec: SectionSpec, url: URL, context: RequestContext) {
   const service = services().search;
   const state: SectionState = parseSectionState(url.searchParams, spec.prefix, spec.defaultSort);
   const pageSize = sectionRowsOf(url.searchParams, spec.prefix, spec.pageSize);
@@ -120,7 +120,7 @@ export async function loadBomSection(itemNumber: string, spec: SectionSpec, url:
 }
 
 /** How many records of each type an item has in BOMs (for the single-type redirect). */
-export async function bomTypeCounts(itemNumber: string, context: RequestContext) {
+async function bomTypeCounts(itemNumber: string, context: RequestContext) {
   const service = services().search;
   const [asset, pm, other] = await Promise.all(
     (["asset", "pm", "other"] as const).map((type) => service.bom({ itemNumber, type, start: 0, rows: 0 }, context)),

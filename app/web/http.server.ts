@@ -48,7 +48,7 @@ export function describeZodError(error: z.ZodError): string {
 }
 
 /** Query parameters as an object; repeated names keep their last value. */
-export function queryObject(url: URL): Record<string, string> {
+function queryObject(url: URL): Record<string, string> {
   return Object.fromEntries(url.searchParams.entries());
 }
 

@@ -25,7 +25,7 @@ export interface Neighbour {
  * previous or next rather than a wrong one. `source` is the engine that answered the item: the
  * neighbours come from the same one, or there are none (decision 022).
  */
-export async function neighboursOf(
+async function neighboursOf(
   product: Doc,
   back: string,
   position: number | null,

@@ -7,7 +7,8 @@ import { SearchError, userMessageOf } from "~/search/errors";
 import { isQueryId, PICK_LIST_PATH, productPath, SEARCH_PATH, whereUsedPath, withBack } from "~/search/paths";
 import { jumpKeyOf, jumpTarget, LIST_PARAM, listHref } from "~/search/query/number-jump";
 import type { SearchConfig } from "~/search/search-config";
-import { buildSearchView, facetTermsOf, searchRequestOf, totalPages, widerSearchOf } from "~/search/search-view";
+import { totalPages } from "~/search/pager";
+import { buildSearchView, facetTermsOf, searchRequestOf, widerSearchOf } from "~/search/search-view";
 import type { Answer } from "~/search/service";
 import { EMPTY_STATE, goToPage, parseSearchParams, searchHref, serializeSearchState, withQuery, type SearchState } from "~/search/state";
 import { requireUser } from "./auth.server";
@@ -15,7 +16,7 @@ import { backupOf, exportBackupText } from "./backup.server";
 import { logFailure } from "./log.server";
 import { addRecentSearch, readRecentSearches, serializeRecentSearches } from "./recent-searches.server";
 // Usage signals (issue 22).
-import { MAX_FILTERS } from "~/signals/model.server";
+import { MAX_SIGNAL_FILTERS } from "~/signals/model.server";
 import { recordSignal } from "./signals.server";
 import { facetClickOf } from "./signals-facets.server";
 
@@ -70,7 +71,7 @@ function recordSearch(request: Request, state: SearchState, answer: Answer<Searc
       query: state.q,
       numResults: answer.value.total,
       searchTime: Math.round(answer.engineMs),
-      filters: state.filters.slice(0, MAX_FILTERS).map((f) => ({ field: f.field, value: f.value, type: f.type })),
+      filters: state.filters.slice(0, MAX_SIGNAL_FILTERS).map((f) => ({ field: f.field, value: f.value, type: f.type })),
       page: state.page,
       engine: answer.engine,
       ...(queryId ? { fusionQueryId: queryId } : {}),
@@ -80,12 +81,14 @@ function recordSearch(request: Request, state: SearchState, answer: Answer<Searc
   if (facet) void recordSignal(request, { type: "facet", data: facet });
 }
 
+type PageContext = RequestContext & { requestId: string };
+
 /**
  * A fresh search that is exactly one item's item number or manufacturer part number opens that
  * item (a redirect, so it works without JavaScript and the search is one Back away); the item
  * page's Back leads to the list. Recorded as a search and a click. A failed look-up shows the list.
  */
-async function jumpToItem(request: Request, url: URL, state: SearchState, config: SearchConfig, context: RequestContext & { requestId: string }): Promise<void> {
+async function jumpToItem(request: Request, url: URL, state: SearchState, config: SearchConfig, context: PageContext): Promise<void> {
   const key = jumpKeyOf(state, url.searchParams);
   if (!key || [...url.searchParams.keys()].some(isViewParam)) return;
   const answer = await services().search.findByNumber(state.q, 2, context).catch((error: unknown) => {
@@ -113,28 +116,90 @@ async function widerSearch(request: Request, state: SearchState, config: SearchC
   return answer ? widerSearchOf(state, config, answer.value.total) : null;
 }
 
+/**
+ * The redirects a results URL may answer with before any search: the header's "Search all items"
+ * without JavaScript, a number that opens its item, and the canonical URL.
+ */
+async function redirectFirst(request: Request, url: URL, state: SearchState, config: SearchConfig, context: PageContext): Promise<void> {
+  // The header's "Search all items" without JavaScript: the query alone, without the refinement
+  // its form carried along (docs/decisions/015).
+  if (url.searchParams.get("all") === "1") throw redirect(searchHref({ ...EMPTY_STATE, q: state.q }, config));
+  // Before the canonical redirect: a number typed with stray spaces opens its item in one hop.
+  await jumpToItem(request, url, state, config, context);
+  const canonical = canonicalRedirect(url, state, config);
+  if (canonical) throw redirect(canonical);
+}
+
+/** The export dialog asked for by the URL (`export=all|page`), with its preview rows; null without one. */
+async function exportDialogOf(url: URL, state: SearchState, answer: Answer<SearchResponse>, requestId: string) {
+  const scope = exportScopeOf(url.searchParams);
+  if (!scope) return null;
+  const { search: service, searchConfig: config, config: settings } = services();
+  const previewDocs =
+    scope === "page" || state.page === 1
+      ? answer.value.docs
+      : (await service.search({ ...searchRequestOf(state, config), start: 0, rows: 3, facetFields: [], highlight: false }, { requestId })).value.docs;
+  const backupText = exportBackupText();
+  return buildExportDialog({
+    params: url.searchParams,
+    state,
+    config,
+    scope,
+    total: answer.value.total,
+    previewDocs,
+    limit: settings.exportLimit,
+    cap: settings.exportCap,
+    ...(backupText ? { backup: { text: backupText, pageFromBackup: answer.degraded } } : {}),
+  });
+}
+
+/** The page's headers (timing, no caching) and its query added to the recent searches, with their cookie when they changed. */
+async function headersAndRecent(request: Request, state: SearchState, answer: Answer<SearchResponse>, started: number) {
+  const recent = await readRecentSearches(request);
+  const headers = new Headers({
+    "Server-Timing": `engine;dur=${answer.engineMs.toFixed(1)}, app;dur=${(performance.now() - started - answer.engineMs).toFixed(1)}`,
+    "Cache-Control": "private, no-store",
+  });
+  if (!state.q) return { headers, recentSearches: recent };
+  const recentSearches = addRecentSearch(recent, state.q);
+  if (recentSearches.join("\n") !== recent.join("\n")) headers.append("Set-Cookie", await serializeRecentSearches(recentSearches));
+  return { headers, recentSearches };
+}
+
+/** The page when the search failed: the spec's message and a retry; 400 for a query the engine refused, else 503. */
+function failedSearchPage(error: unknown, url: URL, request: Request, requestId: string) {
+  logFailure("search", error, { requestId, signal: request.signal });
+  return json(
+    {
+      view: null,
+      exportDialog: null,
+      exportMenu: null,
+      pickListHref: null,
+      didYouMean: null,
+      widerSearch: null,
+      degraded: false,
+      backup: null,
+      error: { message: userMessageOf(error), retryHref: `${url.pathname}${url.search}` },
+      emptyCatalog: false,
+      recentSearches: [] as { query: string; href: string }[],
+    },
+    // A query the engine refused is the request's fault (400, as /api/search answers); anything else the service's.
+    { status: error instanceof SearchError && error.kind === "bad-request" ? 400 : 503, headers: { "Cache-Control": "no-store" } },
+  );
+}
+
 /** Loads a search results page from its URL: the search route and the home page share it. */
 export async function loadSearchPage(request: Request, options: { home?: boolean } = {}) {
   await requireUser(request);
   const url = new URL(request.url);
   const whereUsed = url.searchParams.get("where-used")?.trim();
   if (whereUsed) throw redirect(whereUsedPath(whereUsed));
-
   const { search: service, searchConfig: config, config: settings } = services();
   const state = parseSearchParams(options.home ? new URLSearchParams() : url.searchParams, config);
-  // The header's "Search all items" without JavaScript: the query alone, without the refinement
-  // its form carried along (docs/decisions/015).
-  if (!options.home && url.searchParams.get("all") === "1") throw redirect(searchHref({ ...EMPTY_STATE, q: state.q }, config));
   // One deadline for the page's calls to the platform: the number's look-up and the search.
   const context = pageContext(request);
   const requestId = context.requestId;
-  // Before the canonical redirect: a number typed with stray spaces opens its item in one hop.
-  if (!options.home) await jumpToItem(request, url, state, config, context);
-  if (!options.home) {
-    const canonical = canonicalRedirect(url, state, config);
-    if (canonical) throw redirect(canonical);
-  }
-  const recent = await readRecentSearches(request);
+  if (!options.home) await redirectFirst(request, url, state, config, context);
   const started = performance.now();
   try {
     const answer = await service.search(searchRequestOf(state, config), context);
@@ -155,41 +220,11 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
     });
     // A search, not the home page's list nor a dialog or a facet's value search over the same results.
     if (!options.home && ![...url.searchParams.keys()].some(isViewParam)) recordSearch(request, state, answer, queryId);
-    const headers = new Headers({
-      "Server-Timing": `engine;dur=${answer.engineMs.toFixed(1)}, app;dur=${(performance.now() - started - answer.engineMs).toFixed(1)}`,
-      "Cache-Control": "private, no-store",
-    });
-    let recentSearches = recent;
-    if (state.q) {
-      recentSearches = addRecentSearch(recent, state.q);
-      if (recentSearches.join("\n") !== recent.join("\n")) {
-        headers.append("Set-Cookie", await serializeRecentSearches(recentSearches));
-      }
-    }
-    const scope = exportScopeOf(url.searchParams);
-    let exportDialog = null;
-    if (scope) {
-      const previewDocs =
-        scope === "page" || state.page === 1
-          ? answer.value.docs
-          : (await service.search({ ...searchRequestOf(state, config), start: 0, rows: 3, facetFields: [], highlight: false }, { requestId })).value.docs;
-      const backupText = exportBackupText();
-      exportDialog = buildExportDialog({
-        params: url.searchParams,
-        state,
-        config,
-        scope,
-        total,
-        previewDocs,
-        limit: settings.exportLimit,
-        cap: settings.exportCap,
-        ...(backupText ? { backup: { text: backupText, pageFromBackup: answer.degraded } } : {}),
-      });
-    }
+    const { headers, recentSearches } = await headersAndRecent(request, state, answer, started);
     return json(
       {
         view,
-        exportDialog,
+        exportDialog: await exportDialogOf(url, state, answer, requestId),
         didYouMean: didYouMeanOf(answer.value.suggestions, state, config),
         widerSearch: total === 0 ? await widerSearch(request, state, config, requestId) : null,
         exportMenu: total > 0 ? exportMenuOf(state, config, answer.value.docs.length, total) : null,
@@ -205,24 +240,7 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
     );
   } catch (error) {
     if (error instanceof Response) throw error;
-    logFailure("search", error, { requestId, signal: request.signal });
-    return json(
-      {
-        view: null,
-        exportDialog: null,
-        exportMenu: null,
-        pickListHref: null,
-        didYouMean: null,
-        widerSearch: null,
-        degraded: false,
-        backup: null,
-        error: { message: userMessageOf(error), retryHref: `${url.pathname}${url.search}` },
-        emptyCatalog: false,
-        recentSearches: [] as { query: string; href: string }[],
-      },
-      // A query the engine refused is the request's fault (400, as /api/search answers); anything else the service's.
-      { status: error instanceof SearchError && error.kind === "bad-request" ? 400 : 503, headers: { "Cache-Control": "no-store" } },
-    );
+    return failedSearchPage(error, url, request, requestId);
   }
 }
 

@@ -1,6 +1,7 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { services } from "~/registry.server";
 import type { Outcome, SignalContext, SignalInput } from "~/signals/signals.server";
+import { readSessionCookie, sessionCookie } from "./signals-cookie.server";
 
 /**
  * The usage signals' side of the web layer: the visitor's session (a random id in an HttpOnly
@@ -15,42 +16,19 @@ import type { Outcome, SignalContext, SignalInput } from "~/signals/signals.serv
 
 const FRESH = "x-crib-fresh-session";
 const CLIENT = "x-crib-client";
-const YEAR = 365 * 86_400;
 
 function cookieName(): string {
   return services().config.appUrl.startsWith("https:") ? "__Host-crib-sid" : "crib-sid";
 }
 
 let secret: string | undefined;
-function sign(id: string): string {
-  secret ??= services().signals.secret("session-cookie");
-  return createHmac("sha256", secret).update(id).digest("base64url").slice(0, 22);
+function cookieSecret(): string {
+  return (secret ??= services().signals.secret("session-cookie"));
 }
 
-/** Cookie values found valid lately: each page checks its cookie twice (the HTTP server, the loader). */
-const valid = new Set<string>();
-const VALID_KEPT = 10_000;
-
-/** The session id of a `<id>.<signature>` cookie value, or null when it is not one of ours. */
-function verified(value: string | undefined): string | null {
-  if (!value) return null;
-  const match = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{22})$/.exec(value);
-  if (!match) return null;
-  if (valid.has(value)) return match[1]!;
-  const expected = Buffer.from(sign(match[1]!));
-  const given = Buffer.from(match[2]!);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
-  if (valid.size >= VALID_KEPT) valid.clear();
-  valid.add(value);
-  return match[1]!;
-}
-
-function cookieValue(cookieHeader: string | null | undefined, name: string): string | undefined {
-  for (const part of (cookieHeader ?? "").split(";")) {
-    const at = part.indexOf("=");
-    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
-  }
-  return undefined;
+/** The session id of a request's signals cookie, or null when it has none of ours. */
+function verified(cookieHeader: string | null | undefined): string | null {
+  return readSessionCookie(cookieHeader, cookieName(), cookieSecret());
 }
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -64,20 +42,18 @@ export function signalSession(headers: Headers, client: string): { requestHeader
   delete headers[CLIENT];
   const requestHeaders: Record<string, string> = { [CLIENT]: client };
   if (!services().signals.enabled) return { requestHeaders, setCookie: null };
-  const name = cookieName();
   const cookie = Array.isArray(headers.cookie) ? headers.cookie.join("; ") : headers.cookie;
-  if (verified(cookieValue(cookie, name))) return { requestHeaders, setCookie: null };
+  if (verified(cookie)) return { requestHeaders, setCookie: null };
   const id = randomBytes(16).toString("base64url");
-  const secure = name.startsWith("__Host-") ? "; Secure" : "";
   requestHeaders[FRESH] = id;
-  return { requestHeaders, setCookie: `${name}=${id}.${sign(id)}; Path=/; Max-Age=${YEAR}; HttpOnly; SameSite=Lax${secure}` };
+  return { requestHeaders, setCookie: sessionCookie(cookieName(), id, cookieSecret()) };
 }
 
 /** The session, the user and the identity the duplicate and flood checks count by. */
 export async function signalContextOf(request: Request): Promise<SignalContext> {
   const { auth } = services();
   const user = auth ? await auth.user(request).catch(() => null) : null;
-  const fromCookie = verified(cookieValue(request.headers.get("Cookie"), cookieName()));
+  const fromCookie = verified(request.headers.get("Cookie"));
   const fresh = request.headers.get(FRESH);
   const sessionId = fromCookie ?? (fresh && /^[A-Za-z0-9_-]{22}$/.test(fresh) ? fresh : null);
   // A request without a valid session cookie is a first page, or a client that keeps no cookies:

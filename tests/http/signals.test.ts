@@ -30,7 +30,8 @@ describe("the signals session cookie", () => {
     const cookies = response.headers.getSetCookie().filter((c) => c.startsWith("crib-sid="));
     expect(cookies).toHaveLength(1);
     const [pair, ...attributes] = cookies[0]!.split(";").map((p) => p.trim());
-    expect(pair).toMatch(/^crib-sid=[\w-]{22}\.[\w-]{22}$/);
+    // The id, a dot and its signature (cookie-signature: base64 of an HMAC-SHA256, percent-encoded).
+    expect(pair).toMatch(/^crib-sid=[\w-]{22}\.[\w%]{43,}$/);
     const named = new Map(attributes.map((a) => [a.split("=")[0]!.toLowerCase(), a.includes("=") ? a.slice(a.indexOf("=") + 1) : true]));
     expect(named.get("httponly")).toBe(true);
     expect(named.get("samesite")).toBe("Lax");

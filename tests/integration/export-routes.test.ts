@@ -54,7 +54,7 @@ describe("/crib-search/export.csv", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("Content-Disposition")).toBe(
-      `attachment; filename="all-results-${today}.csv"; filename*=UTF-8''all-results-${today}.csv`,
+      `attachment; filename="all-results-${today}.csv"`,
     );
     expect(response.headers.get("Cache-Control")).toBe("no-store");
     const rows = await csvOf(response);

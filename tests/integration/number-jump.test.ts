@@ -5,7 +5,8 @@
  */
 import fs from "node:fs";
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { services } from "~/registry.server";
 import { sampleItem } from "~/search/engines/embedded/sample-data";
 import { readSignals } from "../support/signals";
 import { useTemporaryCatalog } from "./setup-catalog";
@@ -87,6 +88,21 @@ describe("a search for one item's number", () => {
     const click = signals.filter((s) => s.type === "click" && s.data.docId === item.id).at(-1);
     expect(search_?.data).toMatchObject({ numResults: 1 });
     expect(click?.data).toMatchObject({ position: 0, query: number, action: "result", itemNumber: number });
+  });
+
+  it("shows the list, and logs the failure, when the number's look-up fails", async () => {
+    const lookUp = vi.spyOn(services().search, "findByNumber").mockRejectedValueOnce(new Error("the catalogue went away"));
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const { location, rows } = await search(new URLSearchParams({ q: number }).toString());
+      expect(lookUp).toHaveBeenCalledTimes(1);
+      expect(location).toBeNull();
+      expect(rows).toEqual([number]);
+      expect(logged).toHaveBeenCalledWith(expect.stringMatching(/^\[[^\]]+\] the look-up of a number failed$/), expect.objectContaining({ message: "the catalogue went away" }));
+    } finally {
+      lookUp.mockRestore();
+      logged.mockRestore();
+    }
   });
 
   it("gives the item page an 'All results for' link to the list, only when it came from a jump", async () => {

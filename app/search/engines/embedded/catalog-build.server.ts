@@ -173,7 +173,7 @@ function storedDoc(row: Record<string, unknown>): Doc {
  * made), into the current schema, and swaps it in. The old file is the source, so an imported
  * catalogue survives without its import files. On failure the old file stays as it was.
  */
-export function upgradeCatalog(target: string): BuildReport {
+function upgradeCatalog(target: string): BuildReport {
   const source = new Database(target, { readonly: true, fileMustExist: true });
   try {
     return writeCatalogFile(target, (w) => {

@@ -125,7 +125,8 @@ function rowToDoc(columns: string[], row: unknown[]): Doc {
   return doc as Doc;
 }
 
-function toDoc(row: Record<string, unknown>): Doc {
+/** A document from a row of the items table, its rowid first. */
+function docOfRow(row: Record<string, unknown>): Doc {
   const columns = Object.keys(row);
   return rowToDoc(["rowid", ...columns.filter((c) => c !== "rowid")], [row.rowid, ...columns.filter((c) => c !== "rowid").map((c) => row[c])]);
 }
@@ -195,43 +196,37 @@ export class EmbeddedEngine implements SearchEngine {
     return dv;
   }
 
-  private evaluate(
-    catalog: Catalog,
-    request: { q: string; within: string[]; filters: Filter[]; sort: Sort },
-    facetFields: readonly string[],
-  ): Evaluation {
-    const tree = searchQuery(request.q, request.within);
+  /** The rows the query's text matches, best first when sorted by relevance; null for every row. */
+  private candidatesOf(catalog: Catalog, request: { q: string; within: string[]; sort: Sort }, tree: ReturnType<typeof searchQuery>): ArrayLike<number> | null {
     const { include, exclude } = matchExpressions(tree);
-    let candidates: ArrayLike<number> | null = null;
-    if (asksForNothing(request.q, request.within, tree)) {
-      candidates = [];
-    } else if (include !== null) {
+    if (asksForNothing(request.q, request.within, tree)) return [];
+    if (include !== null) {
       const match = exclude === null ? include : `${include} NOT ${exclude}`;
       const relevance = request.sort === null;
       const order = relevance ? " ORDER BY rank, rowid" : "";
       const matched = catalog.db.prepare(`SELECT rowid FROM items_fts WHERE items_fts MATCH ?${order}`).pluck().all(match) as number[];
-      candidates = relevance ? this.exactFirst(catalog, matched, tree) : matched;
-    } else if (exclude !== null) {
-      // Only exclusions: every item but the excluded ones, in rowid order.
-      const out = new Uint8Array(catalog.maxRowid + 1);
-      for (const rowid of catalog.db.prepare("SELECT rowid FROM items_fts WHERE items_fts MATCH ?").pluck().iterate(exclude) as Iterable<number>) out[rowid] = 1;
-      const kept: number[] = [];
-      for (let rowid = 1; rowid <= catalog.maxRowid; rowid++) if (!out[rowid]) kept.push(rowid);
-      candidates = kept;
+      return relevance ? this.exactFirst(catalog, matched, tree) : matched;
     }
-    const tokens = highlightTokens(tree);
+    if (exclude === null) return null;
+    // Only exclusions: every item but the excluded ones, in rowid order.
+    const out = new Uint8Array(catalog.maxRowid + 1);
+    for (const rowid of catalog.db.prepare("SELECT rowid FROM items_fts WHERE items_fts MATCH ?").pluck().iterate(exclude) as Iterable<number>) out[rowid] = 1;
+    const kept: number[] = [];
+    for (let rowid = 1; rowid <= catalog.maxRowid; rowid++) if (!out[rowid]) kept.push(rowid);
+    return kept;
+  }
 
-    const facetDvs = facetFields.filter(isCatalogField).map((field) => this.docValues(catalog, field));
-    const counts = facetDvs.map((dv) => new Int32Array(dv.dict.length));
-    const facetIndex = new Map(facetDvs.map((dv, i) => [dv.field, i]));
-
-    // One group per filtered field: include values OR-ed, groups AND-ed, excludes always applied.
+  /**
+   * One group per filtered field: include values OR-ed, groups AND-ed, excludes always applied.
+   * `impossible` when an include names a field the catalogue does not have.
+   */
+  private filterGroups(catalog: Catalog, filters: Filter[], facetIndex: Map<string, number>) {
     const groups: { ids: Int32Array; include: Uint8Array | null; exclude: Uint8Array | null; facet: number }[] = [];
     let impossible = false;
     const byField = new Map<string, Filter[]>();
-    for (const filter of request.filters) byField.set(filter.field, [...(byField.get(filter.field) ?? []), filter]);
-    for (const [field, filters] of byField) {
-      const includes = filters.filter((f) => f.type === "include");
+    for (const filter of filters) byField.set(filter.field, [...(byField.get(filter.field) ?? []), filter]);
+    for (const [field, fieldFilters] of byField) {
+      const includes = fieldFilters.filter((f) => f.type === "include");
       if (!isCatalogField(field)) {
         if (includes.length > 0) impossible = true;
         continue;
@@ -240,7 +235,7 @@ export class EmbeddedEngine implements SearchEngine {
       const mask = () => new Uint8Array(dv.dict.length);
       const include = includes.length > 0 ? mask() : null;
       let exclude: Uint8Array | null = null;
-      for (const filter of filters) {
+      for (const filter of fieldFilters) {
         const id = dv.idOf(filter.value);
         if (filter.type === "include") {
           if (id !== undefined) include![id] = 1;
@@ -251,6 +246,22 @@ export class EmbeddedEngine implements SearchEngine {
       }
       groups.push({ ids: dv.ids, include, exclude, facet: facetIndex.get(field) ?? -1 });
     }
+    return { groups, impossible };
+  }
+
+  private evaluate(
+    catalog: Catalog,
+    request: { q: string; within: string[]; filters: Filter[]; sort: Sort },
+    facetFields: readonly string[],
+  ): Evaluation {
+    const tree = searchQuery(request.q, request.within);
+    const candidates = this.candidatesOf(catalog, request, tree);
+    const tokens = highlightTokens(tree);
+
+    const facetDvs = facetFields.filter(isCatalogField).map((field) => this.docValues(catalog, field));
+    const counts = facetDvs.map((dv) => new Int32Array(dv.dict.length));
+    const facetIndex = new Map(facetDvs.map((dv, i) => [dv.field, i]));
+    const { groups, impossible } = this.filterGroups(catalog, request.filters, facetIndex);
 
     const total = candidates ? candidates.length : catalog.maxRowid;
     const passing = new Int32Array(total);
@@ -443,7 +454,7 @@ export class EmbeddedEngine implements SearchEngine {
          ORDER BY (id = ?) DESC, (item_number_s = ? COLLATE BINARY) DESC, rowid LIMIT 1`,
       )
       .get(idOrItemNumber, idOrItemNumber, idOrItemNumber, idOrItemNumber) as Record<string, unknown> | undefined;
-    return row ? toDoc(row) : null;
+    return row ? docOfRow(row) : null;
   }
 
   async bom(request: BomRequest): Promise<BomResponse> {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import type { BomDoc, Doc, SearchRequest } from "../../engine";
 import { HL_POST, HL_PRE } from "../../engine";
 import { CatalogWriter } from "./catalog-writer.server";
@@ -279,7 +279,12 @@ describe("EmbeddedEngine lookups", () => {
 });
 
 describe("catalogue replacement", () => {
-  it("switches to a catalogue swapped in by rename", async () => {
+  it("switches to a catalogue swapped in by rename, at its next check of the file (2 s)", async () => {
+    // A fake clock: the engine looks at the file again once 2 s have passed since its last look.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const file = path.join(dir, "swap.db");
     const first = new CatalogWriter(file);
     first.addItem(item(1, { item_description_t: "Old" }));
@@ -291,7 +296,8 @@ describe("catalogue replacement", () => {
     next.addItem(item(2, { item_description_t: "New" }));
     next.finish();
     fs.renameSync(`${file}.tmp`, file);
-    await new Promise((resolve) => setTimeout(resolve, 2100));
+    expect((await swapEngine.search(request())).total).toBe(1);
+    vi.advanceTimersByTime(2_000);
     expect((await swapEngine.search(request())).total).toBe(2);
     swapEngine.close();
   });

@@ -39,7 +39,7 @@ const quoted = (tokens: readonly string[]) => `"${tokens.join(" ").replaceAll('"
  * found as written, without its separators, or scanned. Exclusions are never prefixes, so `-wall`
  * does not leave out "wallboard".
  */
-export function termExpression(term: Term, prefix: boolean): string | null {
+function termExpression(term: Term, prefix: boolean): string | null {
   const tokens = ftsTokens(term.text);
   if (tokens.length === 0) return null;
   if (term.kind === "phrase") return quoted(tokens);

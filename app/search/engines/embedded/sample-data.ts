@@ -168,6 +168,34 @@ export function sampleItem(index: number, seed = DEFAULT_SAMPLE_SEED): Doc {
   return buildItem(itemBasics(index, seed), seed);
 }
 
+/** Min and max stock levels of a planned item (none when it is not planned). */
+function stockLevels(rng: Rng, planning: string) {
+  if (planning === "Not Planned") return { subMin: null, subMax: null, orgMin: null, orgMax: null };
+  const subMin = rng.int(0, 40);
+  const subMax = subMin + rng.int(2, 200);
+  const orgMin = subMin * rng.int(1, 3);
+  const orgMax = Math.max(orgMin + 1, subMax * rng.int(1, 3));
+  return { subMin, subMax, orgMin, orgMax };
+}
+
+/** The kinds of an item's notes; one is picked (and only then drawn) for the items that have one. */
+function noteMakers(rng: Rng, item: ItemBasics, seed: number): (() => string)[] {
+  return [
+    () => `Critical spare for ${rng.pick(["Line 1", "Line 2", "Line 3", "the foam line", "the paint shop"])} - keep ${rng.int(1, 4)} on shelf`,
+    () => {
+      // Only an earlier item is sure to exist in a catalogue of any size.
+      if (item.index === 0) return "Sole source - no substitute";
+      return `Substitute ${sampleItemKey(mix(seed, item.index, 5) % item.index, seed).itemNumber} when out of stock`;
+    },
+    () => "Vendor managed inventory - do not place manual orders",
+    () => "Quarantine on receipt for QA inspection",
+    () => `Order in multiples of ${rng.pick([5, 10, 25, 50])}`,
+    () => `Shared with ${rng.pick(ORGS)[0]} - request a transfer before buying`,
+    () => "Hazmat: store in the flammables cabinet",
+    () => "Superseded by engineering change; use remaining stock first",
+  ];
+}
+
 function buildItem(item: ItemBasics, seed: number): Doc {
   const { rng, categoryDef: c } = item;
   const status = rng.weighted(STATUSES);
@@ -188,16 +216,7 @@ function buildItem(item: ItemBasics, seed: number): Doc {
   const conversion = orderUom === issueUom ? 1 : rng.pick([10, 12, 25, 50, 100]);
 
   const planning = rng.weighted(PLANNING);
-  let subMin: number | null = null;
-  let subMax: number | null = null;
-  let orgMin: number | null = null;
-  let orgMax: number | null = null;
-  if (planning !== "Not Planned") {
-    subMin = rng.int(0, 40);
-    subMax = subMin + rng.int(2, 200);
-    orgMin = subMin * rng.int(1, 3);
-    orgMax = Math.max(orgMin + 1, subMax * rng.int(1, 3));
-  }
+  const { subMin, subMax, orgMin, orgMax } = stockLevels(rng, planning);
   const onHand = inactive && rng.chance(0.6) ? 0 : rng.chance(0.15) ? 0 : Math.floor(rng.logUniform(1, 5000));
   const onOrder = inactive || rng.chance(0.6) ? 0 : Math.floor(rng.logUniform(1, 2000));
 
@@ -205,20 +224,7 @@ function buildItem(item: ItemBasics, seed: number): Doc {
   const modified = created + rng.float() * (MODIFIED_TO - created);
   const image = rng.chance(0.05);
 
-  const notes: (() => string)[] = [
-    () => `Critical spare for ${rng.pick(["Line 1", "Line 2", "Line 3", "the foam line", "the paint shop"])} - keep ${rng.int(1, 4)} on shelf`,
-    () => {
-      // Only an earlier item is sure to exist in a catalogue of any size.
-      if (item.index === 0) return "Sole source - no substitute";
-      return `Substitute ${sampleItemKey(mix(seed, item.index, 5) % item.index, seed).itemNumber} when out of stock`;
-    },
-    () => "Vendor managed inventory - do not place manual orders",
-    () => "Quarantine on receipt for QA inspection",
-    () => `Order in multiples of ${rng.pick([5, 10, 25, 50])}`,
-    () => `Shared with ${rng.pick(ORGS)[0]} - request a transfer before buying`,
-    () => "Hazmat: store in the flammables cabinet",
-    () => "Superseded by engineering change; use remaining stock first",
-  ];
+  const notes = noteMakers(rng, item, seed);
 
   return {
     id: item.id,

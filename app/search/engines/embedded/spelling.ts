@@ -31,7 +31,7 @@ export function buildVocabulary(entries: Iterable<readonly [string, number]>): V
  * many neighbours are ranked by how many items hold them, and a correction is offered only when
  * the corrected query finds more. Shorter words are codes and units, never corrected.
  */
-export function maxEdits(length: number): number {
+function maxEdits(length: number): number {
   return length < 3 ? 0 : length < 8 ? 1 : 2;
 }
 
@@ -44,7 +44,7 @@ function isTransposition(a: string, b: string): boolean {
 }
 
 /** Known words within the allowed edits of `word`, best first; empty for a known word. */
-export function corrections(word: string, vocabulary: Vocabulary, limit = 3): string[] {
+function corrections(word: string, vocabulary: Vocabulary, limit = 3): string[] {
   if (vocabulary.docs.has(word)) return [];
   const edits = maxEdits(word.length);
   if (edits === 0) return [];

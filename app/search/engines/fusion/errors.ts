@@ -72,7 +72,7 @@ const STATUS_NAMES: Record<number, string> = {
 };
 
 /** `HTTP 503: Service Unavailable`: the spec's form, with nothing of what the server wrote. */
-export function httpUserMessage(status: number): string {
+function httpUserMessage(status: number): string {
   const name = STATUS_NAMES[status];
   return name ? `HTTP ${status}: ${name}` : `HTTP ${status}`;
 }

@@ -61,7 +61,7 @@ export function luceneQuery(tree: QueryTree): string {
 }
 
 /** The plain-words form, for a pipeline whose parser refuses even escaped syntax: the wanted words, ANDed. */
-export function plainQuery(tree: QueryTree): string {
+function plainQuery(tree: QueryTree): string {
   const words = positiveTerms(tree).flatMap((term) => term.text.split(/\s+/)).map(plainWords).filter(Boolean);
   return words.length > 0 ? words.join(" AND ") : "*:*";
 }
