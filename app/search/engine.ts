@@ -61,6 +61,9 @@ export interface FacetValue {
   count: number;
 }
 
+/** Values an engine returns a facet at most: Solr's JSON facet limit, which the spec keeps. */
+export const FACET_LIMIT = 100;
+
 export interface FacetResult {
   field: string;
   values: FacetValue[];

@@ -20,6 +20,14 @@ export function itemPath(prefix: ItemPrefix, itemNumber: string): string {
 
 export type ItemPrefix = "/product" | "/where-used" | "/bom" | "/asset-bom" | "/pm-bom";
 
+/**
+ * An item number or product id a path may carry: at most MAX_ITEM_KEY_LENGTH characters and no
+ * control characters. Anything else names no item, and the pages answer so without asking an engine.
+ */
+export const MAX_ITEM_KEY_LENGTH = 200;
+// eslint-disable-next-line no-control-regex
+export const isItemKey = (text: string) => text.length <= MAX_ITEM_KEY_LENGTH && !/[\u0000-\u001f\u007f]/.test(text);
+
 export const productPath = (id: string) => itemPath("/product", id);
 export const whereUsedPath = (itemNumber: string) => itemPath("/where-used", itemNumber);
 export const bomPath = (itemNumber: string) => itemPath("/bom", itemNumber);

@@ -7,6 +7,7 @@
  * into the page twice (once more for hydration). Pure, so the components only render props.
  */
 import { pagerView, totalPages, type PagerView } from "./pager";
+import { MAX_FILTERS } from "~/lib/limits";
 import { HL_POST, HL_PRE, type Doc, type FacetResult, type FilterType, type SearchRequest, type SearchResponse } from "./engine";
 import { formatValue, isInactive, itemDescription, snippet } from "./field-format";
 import { fieldKey, fieldLabel, fieldNameIn, isEmptyValue } from "./fields";
@@ -24,7 +25,6 @@ import {
   searchHref,
   serializeSearchState,
   toggleColumnSort,
-  MAX_FILTERS,
   MAX_FILTER_VALUE_LENGTH,
   MAX_SEARCH_BYTES,
   MAX_WITHIN_TERMS,

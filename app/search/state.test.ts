@@ -1,3 +1,4 @@
+import { MAX_FILTERS } from "~/lib/limits";
 import { describe, expect, it } from "vitest";
 import type { Filter } from "./engine";
 import { DEFAULT_SEARCH_CONFIG, type SearchConfig } from "./search-config";
@@ -12,7 +13,6 @@ import {
   goToPage,
   normalizeQuery,
   MAX_FILTER_VALUE_LENGTH,
-  MAX_FILTERS,
   MAX_SEARCH_BYTES,
   MAX_START,
   PAGE_SIZES,

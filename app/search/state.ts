@@ -1,3 +1,4 @@
+import { MAX_FILTERS } from "~/lib/limits";
 import type { Filter, FilterType, Sort, SortDirection } from "./engine";
 import { fieldKey, resolveFacetField } from "./fields";
 import type { SearchConfig } from "./search-config";
@@ -14,12 +15,7 @@ export type PageSize = (typeof PAGE_SIZES)[number];
 export const DEFAULT_ROWS: PageSize = 20;
 export const MAX_QUERY_LENGTH = 500;
 export const MAX_WITHIN_TERMS = 5;
-/**
- * Every link of a page repeats the search's filters, so a page grows with their number squared:
- * at most this many filters in all (the rest are ignored, and the page says so), each value at
- * most MAX_FILTER_VALUE_LENGTH characters (no facet value comes near it).
- */
-export const MAX_FILTERS = 20;
+/** A filter's value is at most this long (no facet value comes near it); how many there may be is MAX_FILTERS. */
 export const MAX_FILTER_VALUE_LENGTH = 200;
 /**
  * The page's size bound (DESIGN.md "Every request is bounded"): every link repeats the search, so

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { MAX_FILTERS } from "~/lib/limits";
 import { ClientSignalSchema, SignalBatchSchema, SignalSchema, toFusionSignal } from "./model.server";
 
 const envelope = { id: "0f9c2a4e-1", timestamp: "2026-11-25T10:00:00.000Z", sessionId: "s".repeat(22), userId: null };
@@ -27,8 +28,9 @@ describe("the signal model", () => {
       },
     });
     expect(search.type === "search" && search.data.query.length).toBe(200);
-    expect(search.type === "search" && search.data.filters.length).toBe(10);
-    expect(JSON.stringify(search).length).toBeLessThan(2500);
+    // As many filters as a search may have (MAX_FILTERS), each value cut to 100 characters.
+    expect(search.type === "search" && search.data.filters.length).toBe(MAX_FILTERS);
+    expect(JSON.stringify(search).length).toBeLessThan(4000);
   });
 
   it("takes from browsers only view durations and type-ahead picks, never a session or user", () => {

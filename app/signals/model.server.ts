@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_FILTERS } from "~/lib/limits";
 
 /**
  * Usage signals (details-bom-signin §3 "Signal event"), as one discriminated union by `type`.
@@ -14,8 +15,6 @@ const few = <T extends z.ZodType>(item: T, max: number) =>
   z.preprocess((value) => (Array.isArray(value) ? value.slice(0, max) : value), z.array(item));
 const count = z.number().int().min(0).max(1e9);
 
-/** The filters a search signal carries: the first 10 (the search itself keeps up to 20, state.ts). */
-export const MAX_SIGNAL_FILTERS = 10;
 export const MAX_FIELDS = 30;
 
 export const ITEM_ACTIONS = [
@@ -34,7 +33,7 @@ const SearchData = z.object({
   query: text(200),
   numResults: count,
   searchTime: count,
-  filters: few(z.object({ field: text(64), value: text(100), type: z.enum(["include", "exclude"]) }), MAX_SIGNAL_FILTERS),
+  filters: few(z.object({ field: text(64), value: text(100), type: z.enum(["include", "exclude"]) }), MAX_FILTERS),
   collection: text(100).optional(),
   page: count.optional(),
   engine: text(20).optional(),

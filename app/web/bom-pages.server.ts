@@ -18,7 +18,7 @@ import {
   type SectionState,
 } from "~/search/bom-view";
 import type { BomType, RequestContext } from "~/search/engine";
-import { exportCsvPath, HOME_PATH, isSearchPath, itemPath } from "~/search/paths";
+import { exportCsvPath, HOME_PATH, isItemKey, isSearchPath, itemPath } from "~/search/paths";
 import { itemDescription } from "~/search/field-format";
 import { parseSearchParams } from "~/search/state";
 import { requireUser } from "./auth.server";
@@ -27,8 +27,6 @@ import { logFailure } from "./log.server";
 import { recordSignal } from "./signals.server";
 
 /** What the BOM and Where Used pages share: the item from the path, the way back, one section's page. */
-
-export const MAX_ITEM_NUMBER_LENGTH = 200;
 
 /** A path segment as text; a malformed escape (`%`, `%E0%A4`) is shown as written rather than failing. */
 function decodedSegment(segment: string): string {
@@ -43,8 +41,7 @@ function decodedSegment(segment: string): string {
 function itemNumberParam(raw: string | undefined): string {
   const item = (raw ?? "").trim();
   if (!item) throw json({ message: "Item number not provided" }, { status: 400 });
-  // eslint-disable-next-line no-control-regex
-  if (item.length > MAX_ITEM_NUMBER_LENGTH || /[\u0000-\u001f\u007f]/.test(item)) {
+  if (!isItemKey(item)) {
     throw json({ message: "Invalid item number" }, { status: 400 });
   }
   return item;

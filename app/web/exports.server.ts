@@ -13,7 +13,7 @@ import { BOM_TABLE_COLUMNS } from "~/search/bom-view";
 import { BOM_FIELDS, BOM_TYPE_LABEL } from "~/search/catalog-fields";
 import { services } from "~/registry.server";
 import type { BomDoc, BomType, Doc, RequestContext, SearchRequest } from "~/search/engine";
-import { bomPath, HOME_PATH, productPath, SEARCH_PATH, whereUsedPath } from "~/search/paths";
+import { bomPath, HOME_PATH, MAX_ITEM_KEY_LENGTH, productPath, SEARCH_PATH, whereUsedPath } from "~/search/paths";
 import { externalUrlOf, specificationOf, titleOf } from "~/search/product-view";
 import { userMessageOf } from "~/search/errors";
 import { PlatformUnavailable, type SearchService, type Source } from "~/search/service";
@@ -147,7 +147,7 @@ export async function loadBomExport(request: Request, rawItem: string | undefine
   const item = (rawItem ?? "").trim();
   const url = new URL(request.url);
   const typeParam = url.searchParams.get("type") ?? "all";
-  if (!item || item.length > 200) return problemPage("Item number not provided", 400, { backHref: HOME_PATH });
+  if (!item || item.length > MAX_ITEM_KEY_LENGTH) return problemPage("Item number not provided", 400, { backHref: HOME_PATH });
   if (!(typeParam in TYPES)) return problemPage("Unknown BOM type", 400, { backHref: bomPath(item) });
   const type = typeParam as keyof typeof TYPES;
   const requestId = requestIdOf(request);
@@ -172,7 +172,7 @@ export async function loadWhereUsedExport(request: Request, rawItem: string | un
   const item = (rawItem ?? "").trim();
   const url = new URL(request.url);
   const type = url.searchParams.get("type");
-  if (!item || item.length > 200) return problemPage("Item number not provided", 400, { backHref: HOME_PATH });
+  if (!item || item.length > MAX_ITEM_KEY_LENGTH) return problemPage("Item number not provided", 400, { backHref: HOME_PATH });
   if (type !== "asset" && type !== "pm") return problemPage("Unknown Where Used type", 400, { backHref: whereUsedPath(item) });
   const requestId = requestIdOf(request);
   let cursor;
@@ -193,7 +193,7 @@ export async function loadWhereUsedExport(request: Request, rawItem: string | un
 export async function loadProductExport(request: Request, rawId: string | undefined) {
   await requireUser(request);
   const id = (rawId ?? "").trim();
-  if (!id || id.length > 200) return problemPage("Product ID not provided", 400, { backHref: HOME_PATH });
+  if (!id || id.length > MAX_ITEM_KEY_LENGTH) return problemPage("Product ID not provided", 400, { backHref: HOME_PATH });
   const requestId = requestIdOf(request);
   const { search: service, searchConfig } = services();
   let product;

@@ -2,7 +2,7 @@ import { json } from "@remix-run/node";
 import { pageContext } from "~/web/http.server";
 import { services } from "~/registry.server";
 import type { Doc, RequestContext } from "~/search/engine";
-import { bomPath, exportCsvPath, isQueryId, isSearchPath, productLink, productPath, whereUsedPath, withBack } from "~/search/paths";
+import { bomPath, exportCsvPath, isItemKey, isQueryId, isSearchPath, productLink, productPath, whereUsedPath, withBack } from "~/search/paths";
 import { externalUrlOf, imageOf, isInactive, specificationOf, titleOf } from "~/search/product-view";
 import { EMPTY_STATE, goToPage, parseSearchParams, searchHref } from "~/search/state";
 import { listQueryOf } from "~/search/query/number-jump";
@@ -66,8 +66,7 @@ export async function loadProductPage(request: Request, rawId: string | undefine
   const back = backParam(url);
   const id = (rawId ?? "").trim();
   if (!id) throw json({ message: "Product ID not provided", back }, { status: 400 });
-  // eslint-disable-next-line no-control-regex
-  if (id.length > 200 || /[\u0000-\u001f\u007f]/.test(id)) throw json({ message: "Product not found", back }, { status: 404 });
+  if (!isItemKey(id)) throw json({ message: "Product not found", back }, { status: 404 });
   const context = pageContext(request);
   const { search: service, searchConfig, config } = services();
   let product;

@@ -16,7 +16,6 @@ import { backupOf, exportBackupText } from "./backup.server";
 import { logFailure } from "./log.server";
 import { addRecentSearch, readRecentSearches, serializeRecentSearches } from "./recent-searches.server";
 // Usage signals (issue 22).
-import { MAX_SIGNAL_FILTERS } from "~/signals/model.server";
 import { recordSignal } from "./signals.server";
 import { facetClickOf } from "./signals-facets.server";
 
@@ -71,7 +70,7 @@ function recordSearch(request: Request, state: SearchState, answer: Answer<Searc
       query: state.q,
       numResults: answer.value.total,
       searchTime: Math.round(answer.engineMs),
-      filters: state.filters.slice(0, MAX_SIGNAL_FILTERS).map((f) => ({ field: f.field, value: f.value, type: f.type })),
+      filters: state.filters.map((f) => ({ field: f.field, value: f.value, type: f.type })),
       page: state.page,
       engine: answer.engine,
       ...(queryId ? { fusionQueryId: queryId } : {}),

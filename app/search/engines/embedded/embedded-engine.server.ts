@@ -17,7 +17,7 @@ import type {
   Sort,
 } from "../../engine";
 import { HIGHLIGHTED_FIELDS } from "../../catalog-fields";
-import { BOM_SORT_FIELDS } from "../../engine";
+import { BOM_SORT_FIELDS, FACET_LIMIT } from "../../engine";
 import { SearchError } from "../../errors";
 import { ident, readMeta, SCHEMA_VERSION, type CatalogDb } from "./catalog-db.server";
 import { type DocValues, isCatalogField, loadDocValues, NO_VALUE } from "./doc-values.server";
@@ -26,8 +26,6 @@ import { highlightText, highlightTokens, matchExpressions } from "./fts-query";
 import { buildVocabulary, collate, type Vocabulary } from "./spelling";
 import { OPENING_KINDS } from "./schema";
 
-/** Solr's JSON facet limit, which the spec keeps. */
-export const FACET_LIMIT = 100;
 const RELOAD_CHECK_MS = 2000;
 
 interface Catalog {

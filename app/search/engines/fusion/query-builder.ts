@@ -7,7 +7,7 @@
  */
 import { HIGHLIGHTED_FIELDS } from "../../catalog-fields";
 import type { Filter, SearchRequest, Sort } from "../../engine";
-import { HL_POST, HL_PRE } from "../../engine";
+import { FACET_LIMIT, HL_POST, HL_PRE } from "../../engine";
 import { configuredFacetFields, fieldKey, hasTypeSuffix } from "../../fields";
 import { asksForNothing, isMatchAll, positiveTerms, searchQuery, type QueryTree, type Term } from "../../query/query";
 import type { SearchConfig } from "../../search-config";
@@ -22,7 +22,6 @@ export interface FusionQueryOptions {
 
 export type QueryStep = (params: URLSearchParams, request: SearchRequest, config: SearchConfig, options: FusionQueryOptions) => void;
 
-export const FACET_LIMIT = 100;
 export const HIGHLIGHT_FRAGSIZE = 150;
 export const HIGHLIGHT_MAX_ANALYZED_CHARS = 51200;
 
