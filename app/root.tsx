@@ -20,7 +20,7 @@ import { SiteHeader } from "./components/site-header";
 import { useShell } from "./components/header-search";
 import styles from "./styles/app.css";
 import { loadSignInState } from "./web/auth.server";
-import { companyLinks, liteParamRedirect, supportHref, readPreferences, typeaheadEnabled } from "./web/preferences.server";
+import { companyLinks, liteParamRedirect, supportHref, readPreferences, signalsEnabled, typeaheadEnabled } from "./web/preferences.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
@@ -38,7 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const liteSwitch = await liteParamRedirect(request);
   if (liteSwitch) throw liteSwitch;
   const [signIn, preferences] = await Promise.all([loadSignInState(request), readPreferences(request)]);
-  return { ...signIn, preferences, support: supportHref(), company: companyLinks(), typeahead: typeaheadEnabled() };
+  return { ...signIn, preferences, support: supportHref(), company: companyLinks(), typeahead: typeaheadEnabled(), signals: signalsEnabled() };
 }
 
 const THEME_CLASS = { light: "light", dark: "dark", auto: undefined } as const;

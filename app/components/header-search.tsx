@@ -16,12 +16,14 @@ export interface HeaderSearchView {
   autoFocus: boolean;
   /** Type-ahead switched on by the server (TYPEAHEAD_ENABLED): only then is its code fetched. */
   typeahead: boolean;
+  /** Usage signals recorded (SIGNALS_ENABLED): a pick from the type-ahead list is one. */
+  signals: boolean;
 }
 
 const Typeahead = lazyPart(() => import("./search-input").then((m) => m.SearchInput), PlainBox);
 
 /** The box without type-ahead: a plain input whose form is submitted. */
-function PlainBox({ box: { query, ...box } }: { box: SearchBoxAttributes }) {
+function PlainBox({ box: { query, ...box } }: { box: SearchBoxAttributes; signals?: boolean }) {
   return (
     <div className="search-input">
       <input key={query} {...box} />
@@ -77,7 +79,7 @@ function searchParamsOf(back: unknown, depth = 0): URLSearchParams | null {
 export function useShell(): ShellView {
   const matches = useMatches();
   const data = (matches[matches.length - 1]?.data ?? null) as PageData | null;
-  const root = (matches.find((m) => m.id === "root")?.data ?? null) as { typeahead?: unknown } | null;
+  const root = (matches.find((m) => m.id === "root")?.data ?? null) as { typeahead?: unknown; signals?: unknown } | null;
   const view = data?.view ?? null;
   let query = "";
   let keep: [string, string][] = [];
@@ -92,7 +94,7 @@ export function useShell(): ShellView {
     }
   }
   return {
-    search: { query, keep, autoFocus: !data?.exportDialog, typeahead: root?.typeahead === true },
+    search: { query, keep, autoFocus: !data?.exportDialog, typeahead: root?.typeahead === true, signals: root?.signals === true },
     skipTarget: view ? "#results-heading" : "#main",
   };
 }
@@ -165,7 +167,7 @@ export function HeaderSearch({ search }: { search: HeaderSearchView }) {
         Search the catalogue
       </label>
       {search.typeahead ? (
-        <Typeahead.Part box={box} />
+        <Typeahead.Part box={box} signals={search.signals} />
       ) : (
         <PlainBox box={box} />
       )}

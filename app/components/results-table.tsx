@@ -49,6 +49,9 @@ export function ResultsTable({ columns, rows, links }: { columns: Column[]; rows
                 )}
               </th>
             ))}
+            <th scope="col" className="card-only">
+              Stock Locator
+            </th>
             <th scope="col">
               <span className="visually-hidden">Actions</span>
             </th>
@@ -70,11 +73,11 @@ export function ResultsTable({ columns, rows, links }: { columns: Column[]; rows
                   ) : (
                     highlighted(text)
                   )}
-                  {columns[i]?.key === "quantity_on_hand" && row.locator && (
-                    <span className="card-locator">{row.locator}</span>
-                  )}
                 </td>
               ))}
+              <td className="c-stock_locator card-only" data-label="Locator">
+                {row.locator}
+              </td>
               <td className="col-actions">
                 <AppLink to={withBack(itemPath("/where-used", row.itemNumber), links.back)} className="button small secondary">
                   Where Used<span className="visually-hidden">{` for ${row.itemNumber}`}</span>

@@ -48,10 +48,11 @@ function SuggestionList({ popup, open, choose }: { popup: Popup; open: boolean; 
 
 /**
  * Usage signals (issue 22): a pick from the list is a type-ahead click, which only the browser
- * sees; its code is loaded on the first pick, outside the page's JavaScript.
+ * sees; its code is loaded on the first pick, outside the page's JavaScript, and only when the
+ * portal records signals.
  */
-function recordPick(pick: { query: string; suggestion: string; position: number }): void {
-  void import("~/signals/typeahead").then((m) => m.recordPickWhenEnabled(pick)).catch(() => undefined);
+function recordPick(pick: { query: string; suggestion: string; position: number }, signals: boolean): void {
+  if (signals) void import("~/signals/browser.client").then((m) => m.recordTypeaheadPick(pick, true)).catch(() => undefined);
 }
 
 /** The box's ARIA combobox attributes, once JavaScript runs. */
@@ -81,7 +82,7 @@ async function fetchSuggestions(prefix: string, signal: AbortSignal): Promise<st
  * plain box. With it, typing shows suggestions from `/api/suggestions` in an ARIA combobox: arrows
  * move through them, Enter or a click searches for one, Escape closes the list.
  */
-export function SearchInput({ box: { query, ...box } }: { box: SearchBoxAttributes }) {
+export function SearchInput({ box: { query, ...box }, signals = false }: { box: SearchBoxAttributes; signals?: boolean }) {
   const [enabled, setEnabled] = useState(false);
   const [popup, setPopup] = useState<Popup>({ kind: "closed" });
   const submit = useSubmit();
@@ -128,7 +129,7 @@ export function SearchInput({ box: { query, ...box } }: { box: SearchBoxAttribut
   const choose = (value: string, position: number) => {
     const box = input.current;
     if (!box) return;
-    recordPick({ query: box.value.trim(), suggestion: value, position });
+    recordPick({ query: box.value.trim(), suggestion: value, position }, signals);
     box.value = value;
     close();
     // Remix's submit, as progressive.tsx's listener would do on the form's submit event. It also keeps this

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { useEffect } from "react";
 import { BackupNotice } from "~/components/backup-notice";
 import { ItemNav } from "~/components/item-nav";
 import { AppLink } from "~/components/progressive";
@@ -7,7 +8,7 @@ import { RouteErrorPanel } from "~/components/route-error-panel";
 import { ProductImage } from "~/components/product-image";
 import { PrintDate } from "~/components/print-date";
 import { loadProductPage } from "~/web/product-page.server";
-import { useViewDuration } from "~/signals/view-duration";
+import { watchViewDuration } from "~/signals/browser.client";
 
 export function loader({ request, params }: LoaderFunctionArgs) {
   return loadProductPage(request, params.id);
@@ -19,7 +20,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export default function ProductPage() {
   const p = useLoaderData<typeof loader>();
-  useViewDuration(p.signals.docId, p.signals.enabled);
+  // The time spent here, which only the browser knows (effects run in the browser only).
+  const { docId, enabled } = p.signals;
+  useEffect(() => watchViewDuration(docId, enabled), [docId, enabled]);
   return (
     <article className="product" aria-labelledby="product-title">
       <div className="page-head">

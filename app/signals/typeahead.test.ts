@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SignalBatchSchema } from "./model.server";
-import { SignalQueue } from "./queue";
-import { recordTypeaheadPick } from "./typeahead";
+import { recordTypeaheadPick, SignalQueue } from "./browser.client";
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());

@@ -121,6 +121,11 @@ export function companyLinks(): CompanyLinks {
   return { pages: [{ href: supportHref(), label: "Contact Support" }, ...links(COMPANY_PAGES)], social: links(SOCIAL_PAGES) };
 }
 
+/** Whether the portal records usage signals (SIGNALS_ENABLED): the browser's few (browser.client.ts) only then. */
+export function signalsEnabled(): boolean {
+  return services().config.signalsEnabled;
+}
+
 /** Whether the header's box is a type-ahead (TYPEAHEAD_ENABLED): the shell fetches its code only then. */
 export function typeaheadEnabled(): boolean {
   return services().config.typeaheadEnabled;

@@ -136,7 +136,7 @@ export async function loadProductPage(request: Request, rawId: string | undefine
     backup,
     // Opened by its number from the search box: the way to the list that search would have shown.
     allResults: isSearchPath(back) && listQueryOf(back) !== null ? { query: listQueryOf(back)!, href: back } : null,
-    // Usage signals: the browser reports the time spent on the page (app/signals/view-duration.ts).
+    // Usage signals: the browser reports the time spent on the page (app/signals/browser.client.ts).
     signals: { docId: product.id, enabled: services().signals.enabled },
   };
   return page;

@@ -259,8 +259,11 @@ test("type-ahead, switched on, suggests from Fusion as one types; arrows and Ent
   // Skipped in the no-JavaScript project on purpose: the suggestions list exists only with JavaScript.
   test.skip(!javaScriptEnabled, "type-ahead is drawn by JavaScript; without it the box is the plain search form the other tests use");
   const asked: string[] = [];
+  // What the browser sends of its own (browser.client.ts): the pick, then the time spent on the item.
+  const sent: { type: string; data: Record<string, unknown> }[] = [];
   page.on("request", (r) => {
     if (r.url().includes("/api/suggestions")) asked.push(new URL(r.url()).searchParams.get("q") ?? "");
+    if (r.method() === "POST" && new URL(r.url()).pathname === "/api/signals") sent.push(...(r.postDataJSON() as { signals: typeof sent }).signals);
   });
   await page.goto("/crib-search");
   const box = page.getByLabel("Search the catalogue");
@@ -294,6 +297,8 @@ test("type-ahead, switched on, suggests from Fusion as one types; arrows and Ent
   // The suggestions are item numbers, and a search for exactly one item's number opens that item.
   await expect.poll(() => decodeURIComponent(new URL(page.url()).pathname)).toBe(`/product/${texts[0]}`);
   await expect(page.getByRole("heading", { level: 1 })).toContainText(texts[0]!);
+  // The pick is a type-ahead signal (the portal records signals: the root loader says so).
+  await expect.poll(() => sent.find((signal) => signal.type === "typeahead")?.data, { timeout: 15_000 }).toMatchObject({ query: "WR", suggestion: texts[0], position: 0 });
 
   // Nothing to suggest, Escape, and a failed call.
   await box.fill("");
@@ -305,6 +310,10 @@ test("type-ahead, switched on, suggests from Fusion as one types; arrows and Ent
   await page.route("**/api/suggestions**", (route) => route.abort());
   await box.pressSequentially("X", { delay: 20 });
   await expect(page.getByText("Failed to load suggestions")).toBeVisible();
+
+  // Leaving the item page for another of the portal's: the time spent on it follows.
+  await page.goBack();
+  await expect.poll(() => sent.find((signal) => signal.type === "view")?.data, { timeout: 15_000 }).toMatchObject({ docId: expect.any(String), viewDuration: expect.any(Number) });
 });
 
 test("health and readiness report the serving engine and the breaker", async ({ request }) => {

@@ -55,7 +55,7 @@ for (const width of [320, 360, 1280]) {
       expect(heading!.y, "the results heading is in the first screen").toBeLessThan(720);
       await expect(filters).not.toHaveAttribute("open", /.*/);
       await expect(page.locator(".facet-values").first()).toBeHidden();
-      // A card: the item number, its status and quantity on hand with their labels, no table header.
+      // A card: the item number, its status, quantity on hand and locator with their labels, no table header.
       await expect(page.locator("table.results-table thead")).toBeHidden();
       const labels = await firstRow.locator("td[data-label]:visible").evaluateAll((cells) =>
         cells.map((td) => [td.getAttribute("data-label"), !["none", "normal"].includes(getComputedStyle(td, "::before").content)]),
@@ -63,6 +63,7 @@ for (const width of [320, 360, 1280]) {
       expect(labels, "the card names its values").toEqual([
         ["Status", true],
         ["Quantity On Hand", true],
+        ["Locator", true],
       ]);
       await expect(firstRow.locator("td.c-manufacturer")).toBeHidden();
     } else {

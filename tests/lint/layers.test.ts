@@ -25,7 +25,7 @@ const SAMPLES: Record<string, { module: string; fixture: string }> = {
   export: { module: "app/export/csv.ts", fixture: "app/export/lint-fixture.ts" },
   search: { module: "app/search/state.ts", fixture: "app/search/lint-fixture.ts" },
   auth: { module: "app/auth/user.ts", fixture: "app/auth/lint-fixture.ts" },
-  signals: { module: "app/signals/queue.ts", fixture: "app/signals/lint-fixture.ts" },
+  signals: { module: "app/signals/browser.client.ts", fixture: "app/signals/lint-fixture.ts" },
   lib: { module: "app/lib/memo.ts", fixture: "app/lib/lint-fixture.ts" },
 };
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { eventId, SignalQueue, type QueuedSignal } from "./queue";
+import { eventId, SignalQueue, type QueuedSignal } from "./browser.client";
 
 const signal = (n: number): QueuedSignal => ({ id: `id-${String(n).padStart(6, "0")}`, timestamp: "2026-11-25T10:00:00.000Z", type: "view", data: { docId: `D${n}`, viewDuration: 1000 } });
 const ids = (body: string) => (JSON.parse(body) as { signals: QueuedSignal[] }).signals.map((s) => s.id);
