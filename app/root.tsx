@@ -12,7 +12,7 @@ import {
 } from "@remix-run/react";
 import { useContext, type ReactNode } from "react";
 import { ErrorScreen, NotFoundScreen } from "./components/error-screen";
-import { useDocumentNavigation } from "./components/progressive";
+import { useDocumentNavigation } from "./components/nav";
 import { useNonce } from "./components/nonce";
 import { PreferencesContext, type ShellPreferences } from "./components/preferences";
 import { SiteFooter } from "./components/site-footer";

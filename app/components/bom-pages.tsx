@@ -1,5 +1,5 @@
 import { useLocation } from "@remix-run/react";
-import { AppLink } from "./progressive";
+import { AppLink } from "./nav";
 import type { BomSectionView } from "~/search/bom-view";
 import { BackupNotice } from "./backup-notice";
 import { BomSection } from "./bom-section";

@@ -1,4 +1,4 @@
-import { AppLink } from "./progressive";
+import { AppLink } from "./nav";
 
 export interface Crumb {
   label: string;

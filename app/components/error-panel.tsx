@@ -1,4 +1,4 @@
-import { AppLink } from "./progressive";
+import { AppLink } from "./nav";
 
 /**
  * An error of a page or a download: the message, Try Again (when trying again can help) and a way

@@ -1,4 +1,4 @@
-import { AppLink } from "./progressive";
+import { AppLink } from "./nav";
 import { HOME_PATH } from "~/search/paths";
 
 /** Shown for unexpected render errors (spec §2 "Error screen"). */

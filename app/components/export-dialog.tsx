@@ -1,5 +1,7 @@
 import { useNavigate } from "@remix-run/react";
-import { AppLink, HiddenInputs, useHydrated } from "./progressive";
+import { HiddenInputs } from "./hidden-inputs";
+import { useHydrated } from "./hydration";
+import { AppLink } from "./nav";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { flushSync } from "react-dom";
 import { downloadWithProgress } from "~/export/download.client";

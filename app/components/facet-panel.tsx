@@ -1,4 +1,6 @@
-import { AppForm, AppLink, HiddenInputs, useHydrated, WithoutScript } from "./progressive";
+import { HiddenInputs } from "./hidden-inputs";
+import { useHydrated, WithoutScript } from "./hydration";
+import { AppForm, AppLink } from "./nav";
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import type { FacetView, SelectedFilterView } from "~/search/search-view";
 import { filterToggleHref } from "~/search/state";

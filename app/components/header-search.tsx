@@ -1,6 +1,8 @@
 import { useLocation, useMatches, useNavigation } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { HiddenInputs, AppForm, lazyPart, useHydrated } from "./progressive";
+import { HiddenInputs } from "./hidden-inputs";
+import { lazyPart, useHydrated } from "./hydration";
+import { AppForm } from "./nav";
 import { SEARCH_PATH } from "~/search/paths";
 import type { SearchBoxAttributes } from "./search-input";
 

@@ -1,4 +1,4 @@
-import { AppLink } from "./progressive";
+import { AppLink } from "./nav";
 
 interface Neighbour {
   itemNumber: string;

@@ -1,5 +1,7 @@
 import { useSubmit } from "@remix-run/react";
-import { AppForm, AppLink, HiddenInputs, WithoutScript } from "./progressive";
+import { HiddenInputs } from "./hidden-inputs";
+import { WithoutScript } from "./hydration";
+import { AppForm, AppLink } from "./nav";
 import type { PagerView } from "~/search/pager";
 
 interface PagerProps {

@@ -1,4 +1,4 @@
-import { AppLink } from "./progressive";
+import { AppLink } from "./nav";
 import { itemPath, productLink, withBack } from "~/search/paths";
 import type { Column, ResultLinks, ResultRow } from "~/search/search-view";
 import { highlighted } from "./highlighted";

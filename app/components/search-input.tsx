@@ -132,7 +132,7 @@ export function SearchInput({ box: { query, ...box }, signals = false }: { box: 
     recordPick({ query: box.value.trim(), suggestion: value, position }, signals);
     box.value = value;
     close();
-    // Remix's submit, as progressive.tsx's listener would do on the form's submit event. It also keeps this
+    // Remix's submit, as nav.tsx's listener would do on the form's submit event. It also keeps this
     // module's imports the framework's: importing React alone, it made the bundler give React a
     // chunk of its own on every page (+0.7 KiB compressed, docs/benchmarks.md).
     if (box.form) submit(box.form);

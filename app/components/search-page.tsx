@@ -1,6 +1,7 @@
 import { useLocation, useNavigation } from "@remix-run/react";
 import { BackupNotice } from "./backup-notice";
-import { AppLink, lazyPart } from "./progressive";
+import { lazyPart } from "./hydration";
+import { AppLink } from "./nav";
 import { useEffect, useRef } from "react";
 import type { SearchView, WiderSearchView } from "~/search/search-view";
 import type { ExportDialogView } from "~/export/export-view";

@@ -1,4 +1,4 @@
-import { AppLink } from "./progressive";
+import { AppLink } from "./nav";
 import { HOME_PATH, LOGIN_PATH } from "~/search/paths";
 
 /** /login visited directly (details-bom-signin §2 "Sign-in screens"). */

@@ -1,4 +1,4 @@
-import { AppLink } from "./progressive";
+import { AppLink } from "./nav";
 import { HOME_PATH } from "~/search/paths";
 
 /**

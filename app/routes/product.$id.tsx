@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { BackupNotice } from "~/components/backup-notice";
 import { ItemNav } from "~/components/item-nav";
-import { AppLink } from "~/components/progressive";
+import { AppLink } from "~/components/nav";
 import { RouteErrorPanel } from "~/components/route-error-panel";
 import { ProductImage } from "~/components/product-image";
 import { PrintDate } from "~/components/print-date";

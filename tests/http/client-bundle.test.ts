@@ -17,8 +17,15 @@ const SERVER_ONLY = /\.server\.tsx?$|\/node_modules\/(zod|better-sqlite3|papapar
 /** The catalogue's field table and what is built from it: the view gives the page its labels and keys. */
 const FIELD_TABLE = /app\/search\/(catalog-fields|fields)\.ts$|\/node_modules\/zod\//;
 const KIB = 1024;
-/** The budget for the search page's JavaScript, compressed: issue 20's 95 KiB, raised for issue 29 (docs/decisions/026). */
+/**
+ * The search page's JavaScript, compressed: the budget is issue 20's 95 KiB raised for issue 29
+ * (docs/decisions/026), which `npm run bench:web` reports against; this test holds a ceiling a
+ * stated margin above it (docs/decisions/030), so that a framework's patch release does not stop a
+ * merge while a real regression (a library leaking into the page) still does.
+ */
 const BUDGET = 96 * KIB;
+const MARGIN = 2 * KIB;
+const CEILING = BUDGET + MARGIN;
 
 type Metafile = { outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }> };
 
@@ -60,10 +67,10 @@ describe("the client bundle", () => {
     expect(inputs.filter((input) => FIELD_TABLE.test(input))).toEqual([]);
   });
 
-  it(`keeps the search page's scripts within the budget of ${BUDGET / KIB} KiB compressed`, async () => {
+  it(`keeps the search page's scripts under the ceiling of ${CEILING / KIB} KiB compressed (budget ${BUDGET / KIB} KiB)`, async () => {
     const scripts = await scriptsOf("/crib-search/search?q=pump");
     const sizes = scripts.map((script) => [script, zlib.gzipSync(fs.readFileSync(path.join(ROOT, "public", script)), { level: 6 }).length] as const);
     const total = sizes.reduce((sum, [, size]) => sum + size, 0);
-    expect(total, sizes.map(([script, size]) => `${script} ${size}`).join("\n")).toBeLessThanOrEqual(BUDGET);
+    expect(total, sizes.map(([script, size]) => `${script} ${size}`).join("\n")).toBeLessThanOrEqual(CEILING);
   });
 });

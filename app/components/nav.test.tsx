@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { AppForm, AppLink } from "./progressive";
+import { AppForm, AppLink } from "./nav";
 
 describe("AppLink", () => {
   it("renders a plain link marked for client-side navigation, with the given attributes", () => {
