@@ -31,16 +31,22 @@ export interface Refusal<Kind extends string = string> {
 export class RateLimits<Kind extends string = string> {
   private readonly limiters = new Map<Kind, RateLimiterAbstract | RateLimiterStoreAbstract>();
 
-  /** `perMinute`: each allowance's requests a minute; 0 leaves it unlimited. */
-  constructor(perMinute: Record<Kind, number>, pool?: pg.Pool) {
+  /**
+   * `perMinute`: each allowance's requests a minute; 0 leaves it unlimited. With a shared `pool`,
+   * the allowances are counted there, but those named in `perReplica`, which each process counts
+   * in memory: a flood guard that every page spends need not cost every page a write to the
+   * database, while an allowance whose end locks a person out (sign-in) must count once.
+   */
+  constructor(perMinute: Record<Kind, number>, pool?: pg.Pool, options: { perReplica?: readonly Kind[] } = {}) {
     let first = true;
     for (const [kind, points] of Object.entries(perMinute) as [Kind, number][]) {
       if (!points) continue;
       const base = { points, duration: 60, keyPrefix: kind };
       const memory = new RateLimiterMemory(base);
+      const shared = pool && !options.perReplica?.includes(kind);
       this.limiters.set(
         kind,
-        pool
+        shared
           ? new RateLimiterPostgres({
               ...base,
               storeClient: pool,
@@ -53,7 +59,7 @@ export class RateLimits<Kind extends string = string> {
             })
           : memory,
       );
-      first = false;
+      if (shared) first = false;
     }
   }
 

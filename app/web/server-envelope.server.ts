@@ -49,6 +49,9 @@ export function serverEnvelope() {
   const limits = new RateLimits<LimitKind>(
     { requests: requestsPerMinute, signIns: signInsPerMinute, crossSiteSignIns: crossSiteAllowance(signInsPerMinute), beacons: beaconsPerMinute },
     shared ?? undefined,
+    // The flood guard of every request is each replica's (a client behind a round-robin balancer
+    // gets about that many times the allowance); sign-ins and beacons count once for all.
+    { perReplica: ["requests"] },
   );
   const users = auth ? new SessionUsers((cookie) => auth.userIdOf(cookie)) : null;
 
