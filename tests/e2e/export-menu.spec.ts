@@ -71,6 +71,7 @@ for (const width of [320, 1280]) {
 }
 
 test("with JavaScript the download shows its progress while it streams, then saves the file", async ({ page }, testInfo) => {
+  // Skipped in the no-JavaScript project on purpose: without the dialog's script there is no progress bar to see.
   test.skip(!isJs(testInfo), "the progress is drawn by the dialog's script; without it the browser's own download shows it");
   await openSearch(page, testInfo, searchUrl({ q: "pump", export: "all" }));
   const dialog = page.locator("dialog.export-dialog");

@@ -4,18 +4,15 @@
  */
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createPool, migrate } from "~/lib/postgres.server";
+import { createPool } from "~/lib/postgres.server";
 import { RATE_LIMIT_MIGRATIONS, RateLimits } from "~/lib/rate-limits.server";
-import { startPostgres, type Postgres } from "./rig";
+import { startMigratedPostgres, type Postgres } from "./rig";
 
 let postgres: Postgres;
 const pools: pg.Pool[] = [];
 
 beforeAll(async () => {
-  postgres = await startPostgres();
-  const pool = createPool(postgres.url(), { max: 1 });
-  await migrate(pool, RATE_LIMIT_MIGRATIONS);
-  await pool.end();
+  postgres = await startMigratedPostgres(RATE_LIMIT_MIGRATIONS);
 }, 120_000);
 
 afterAll(async () => {

@@ -10,6 +10,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { createPool, migrate, type Migration } from "../../app/lib/postgres.server";
 import { freePort } from "../processes";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -54,6 +55,18 @@ export async function startPostgres(): Promise<Postgres> {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A PostgreSQL of its own with the tables of `migrations` made, for a suite of the shared store's parts. */
+export async function startMigratedPostgres(migrations: readonly Migration[]): Promise<Postgres> {
+  const postgres = await startPostgres();
+  const pool = createPool(postgres.url(), { max: 1 });
+  try {
+    await migrate(pool, migrations);
+  } finally {
+    await pool.end();
+  }
+  return postgres;
 }
 
 export interface Balancer {

@@ -6,8 +6,8 @@ import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PgSessionStore, SESSION_MIGRATIONS } from "~/auth/session-store-pg.server";
 import type { SessionRecord } from "~/auth/session-store.server";
-import { createPool, migrate } from "~/lib/postgres.server";
-import { startPostgres, waitFor, type Postgres } from "./rig";
+import { createPool } from "~/lib/postgres.server";
+import { startMigratedPostgres, waitFor, type Postgres } from "./rig";
 
 const HOUR = 3_600_000;
 let postgres: Postgres;
@@ -37,10 +37,7 @@ const record = (user: string, sid?: string): SessionRecord => ({
 const gone = (store: PgSessionStore, id: string) => () => store.get(id).then((found) => found === null);
 
 beforeAll(async () => {
-  postgres = await startPostgres();
-  const pool = createPool(postgres.url(), { max: 1 });
-  await migrate(pool, SESSION_MIGRATIONS);
-  await pool.end();
+  postgres = await startMigratedPostgres(SESSION_MIGRATIONS);
 }, 120_000);
 
 afterAll(async () => {
