@@ -19,7 +19,7 @@ export function BomPage({
   exportLabel,
   exportHref,
   back,
-  itemBack = null,
+  pageBack = null,
 }: {
   itemNumber: string;
   title: string;
@@ -28,8 +28,8 @@ export function BomPage({
   exportHref: string;
   /** The search this page was reached from (or the search home). */
   back: string;
-  /** The item page it was opened from, when it was. */
-  itemBack?: string | null;
+  /** The page it was opened from when that was not a search (an item, a Where Used page). */
+  pageBack?: { href: string; label: string } | null;
 }) {
   const location = useLocation();
   // The button says what the file will hold (issue 29): every record of the page's sections.
@@ -40,9 +40,9 @@ export function BomPage({
         <AppLink to={back} className="button secondary small">
           ← Back to Search
         </AppLink>
-        {itemBack && (
-          <AppLink to={itemBack} className="button secondary small">
-            ← Back to item
+        {pageBack && (
+          <AppLink to={pageBack.href} className="button secondary small">
+            {pageBack.label}
           </AppLink>
         )}
         <h1>

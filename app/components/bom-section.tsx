@@ -58,7 +58,7 @@ export function BomSection({ section, action, emptyText, controls, headingLevel 
                   <tr key={row.key}>
                     {section.columns.map((c) => (
                       <td key={c.field} data-label={c.label}>
-                        {cell(row[c.field])}
+                        {row.hrefs[c.field] ? <AppLink to={row.hrefs[c.field]!}>{cell(row[c.field])}</AppLink> : cell(row[c.field])}
                       </td>
                     ))}
                   </tr>

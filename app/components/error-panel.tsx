@@ -11,11 +11,13 @@ export function ErrorPanel({
   backHref,
   backLabel = "← Back to Search",
   search,
+  related,
 }: {
   title?: string;
   message: string;
   retryHref?: string;
   search?: { query: string; href: string };
+  related?: { label: string; href: string };
   backHref: string;
   backLabel?: string;
 }) {
@@ -27,6 +29,11 @@ export function ErrorPanel({
         {search && (
           <AppLink className="button" to={search.href}>
             Search for “{search.query}”
+          </AppLink>
+        )}
+        {related && (
+          <AppLink className="button" to={related.href}>
+            {related.label}
           </AppLink>
         )}
         {retryHref && (

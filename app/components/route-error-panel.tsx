@@ -10,6 +10,8 @@ export interface RouteProblem {
   notFound?: boolean;
   /** For a thing that does not exist: the search for the text asked for. */
   search?: { query: string; href: string };
+  /** A page that has what was asked for in another form (a component's Where Used for its BOM). */
+  related?: { label: string; href: string };
 }
 
 /**
@@ -29,6 +31,7 @@ export function RouteErrorPanel({ fallback, notFoundTitle }: { fallback: string;
       message={body?.message ?? fallback}
       {...(body?.search ? {} : { retryHref: `${location.pathname}${location.search}` })}
       {...(body?.search ? { search: body.search } : {})}
+      {...(body?.related ? { related: body.related } : {})}
       backHref={body?.back ?? HOME_PATH}
     />
   );

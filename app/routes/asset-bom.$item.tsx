@@ -12,7 +12,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Asset 
 
 export default function AssetBomRoute() {
   const d = useLoaderData<typeof loader>();
-  return <BomPage itemNumber={d.item} title="Asset BOM" sections={d.sections} exportLabel="Export Asset BOM" exportHref={d.exportHref} back={d.back} itemBack={d.itemBack} />;
+  return <BomPage itemNumber={d.item} title="Asset BOM" sections={d.sections} exportLabel="Export Asset BOM" exportHref={d.exportHref} back={d.back} pageBack={d.pageBack} />;
 }
 
 export function ErrorBoundary() {

@@ -12,7 +12,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `BOM ${
 
 export default function BomRoute() {
   const d = useLoaderData<typeof loader>();
-  return <BomPage itemNumber={d.item} title="BOM Details" sections={d.sections} exportLabel="Export BOM" exportHref={d.exportHref} back={d.back} itemBack={d.itemBack} />;
+  return <BomPage itemNumber={d.item} title="BOM Details" sections={d.sections} exportLabel="Export BOM" exportHref={d.exportHref} back={d.back} pageBack={d.pageBack} />;
 }
 
 export function ErrorBoundary() {

@@ -12,7 +12,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `PM BOM
 
 export default function PMBomRoute() {
   const d = useLoaderData<typeof loader>();
-  return <BomPage itemNumber={d.item} title="PM BOM" sections={d.sections} exportLabel="Export PM BOM" exportHref={d.exportHref} back={d.back} itemBack={d.itemBack} />;
+  return <BomPage itemNumber={d.item} title="PM BOM" sections={d.sections} exportLabel="Export PM BOM" exportHref={d.exportHref} back={d.back} pageBack={d.pageBack} />;
 }
 
 export function ErrorBoundary() {

@@ -36,9 +36,6 @@ export default function ProductPage() {
         <AppLink to={p.whereUsedHref} className="button small">
           View Where Used
         </AppLink>
-        <AppLink to={p.bomHref} className="button small secondary">
-          View BOM
-        </AppLink>
         <a href={p.exportHref} className="button small secondary" download>
           {/* What the file holds: the item's fields, as the specification lists them. */}
           Export ({p.specification.length} fields)

@@ -7,15 +7,24 @@ import type { BomDoc, BomResponse, BomSortField, BomType, SortDirection } from "
 import { BOM_FIELDS } from "./catalog-fields";
 import { BOM_SORT_FIELDS } from "./engine";
 import { pagerView, totalPages as pagesOf, type PagerView } from "./pager";
+import { bomPath, isItemKey, productPath, withBack } from "./paths";
 
 export interface BomColumn {
   field: BomSortField;
   label: string;
+  /** Cells of this column link to the page of their number: the item's, or the BOM it heads. */
+  linksTo?: "item" | "bom";
 }
 
-/** Where Used also shows each record's quantity; the BOM pages do not. */
-export const WHERE_USED_COLUMNS: BomColumn[] = BOM_FIELDS.map(({ name, label }) => ({ field: name, label }));
-export const BOM_TABLE_COLUMNS: BomColumn[] = WHERE_USED_COLUMNS.filter((c) => c.field !== "quantity");
+const columnsOf = (links: Partial<Record<BomSortField, BomColumn["linksTo"]>>): BomColumn[] =>
+  BOM_FIELDS.map(({ name, label }) => ({ field: name, label, ...(links[name] ? { linksTo: links[name] } : {}) }));
+
+/**
+ * Where Used lists the BOMs that use one component, each with its quantity: the asset numbers lead
+ * to those BOMs. A BOM page lists the lines of one BOM: the item numbers lead to the items.
+ */
+export const WHERE_USED_COLUMNS: BomColumn[] = columnsOf({ asset_number: "bom" });
+export const BOM_TABLE_COLUMNS: BomColumn[] = columnsOf({ item_number: "item" }).filter((c) => c.field !== "quantity");
 
 export const BOM_PAGE_SIZE = 20;
 export const WHERE_USED_PAGE_SIZE = 5;
@@ -108,11 +117,23 @@ export interface BomSectionView {
   total: number;
   range: string;
   columns: (BomColumn & { sorted: SortDirection | null; sortHref: string })[];
-  rows: (BomDoc & { key: string })[];
+  /** Each record, with the links of its linking columns' cells (field → path). */
+  rows: (BomDoc & { key: string; hrefs: Partial<Record<BomSortField, string>> })[];
   pager: PagerView;
   /** Other parameters of the page, for the jump-to form. */
   hidden: [string, string][];
   pageParam: string;
+}
+
+/** The links of a record's cells, each remembering the page it is on (`back`). */
+function cellLinks(columns: BomColumn[], doc: BomDoc, back: string): Partial<Record<BomSortField, string>> {
+  const hrefs: Partial<Record<BomSortField, string>> = {};
+  for (const { field, linksTo } of columns) {
+    const value = doc[field];
+    if (!linksTo || typeof value !== "string" || !isItemKey(value) || value.trim() === "") continue;
+    hrefs[field] = withBack(linksTo === "item" ? productPath(value) : bomPath(value), back);
+  }
+  return hrefs;
 }
 
 function rangeLabel(start: number, shown: number, total: number): string {
@@ -150,7 +171,7 @@ export function buildBomSection(input: {
       const direction: SortDirection = sorted === "asc" ? "desc" : "asc";
       return { ...column, sorted, sortHref: href({ page: 1, sort: { field: column.field, direction } }) };
     }),
-    rows: response.docs.map((doc, i) => ({ ...doc, key: `${doc.id}-${i}` })),
+    rows: response.docs.map((doc, i) => ({ ...doc, key: `${doc.id}-${i}`, hrefs: cellLinks(input.columns, doc, href({ ...state, page })) })),
     pager: pagerView(page, totalPages, pageHref),
     hidden: [...params].filter(([name]) => name !== `${prefix}-page`),
     pageParam: `${prefix}-page`,

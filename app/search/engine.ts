@@ -114,13 +114,25 @@ export interface BomDoc {
 export const BOM_SORT_FIELDS: readonly BomField[] = BOM_FIELDS.map((f) => f.name);
 export type BomSortField = BomField;
 
-export interface BomRequest {
-  itemNumber: string;
+/**
+ * BOM records by one of their two numbers: `itemNumber`, the records that use a component (Where
+ * Used); `assetNumber`, the lines of the BOM an asset, PM kit or tool heads (the BOM pages).
+ */
+export type BomRequest = BomPaging & BomNumber;
+
+export type BomNumber = { itemNumber: string; assetNumber?: never } | { assetNumber: string; itemNumber?: never };
+
+interface BomPaging {
   /** Absent: every type. */
   type?: BomType;
   start: number;
   rows: number;
   sort?: { field: BomSortField; direction: SortDirection };
+}
+
+/** The record field a BOM request matches, and the number it must hold. */
+export function bomKeyOf(request: BomRequest): { field: "item_number" | "asset_number"; value: string } {
+  return request.assetNumber !== undefined ? { field: "asset_number", value: request.assetNumber } : { field: "item_number", value: request.itemNumber };
 }
 
 export interface BomResponse {

@@ -17,8 +17,8 @@ import {
   type SectionSort,
   type SectionState,
 } from "~/search/bom-view";
-import type { BomType, RequestContext } from "~/search/engine";
-import { exportCsvPath, HOME_PATH, isItemKey, isSearchPath, itemPath } from "~/search/paths";
+import type { BomNumber, BomType, RequestContext } from "~/search/engine";
+import { exportCsvPath, HOME_PATH, isItemKey, isSearchPath, itemPath, whereUsedPath, withBack } from "~/search/paths";
 import { itemDescription } from "~/search/field-format";
 import { parseSearchParams } from "~/search/state";
 import { requireUser } from "./auth.server";
@@ -52,22 +52,32 @@ export function backParam(url: URL): string {
   return safePath(url.searchParams.get("back"), HOME_PATH);
 }
 
+/** Pages that keep the way back to where they were opened from in their own `back`. */
+const PAGES_WITH_BACK = [
+  { prefix: "/product/", label: "← Back to item" },
+  { prefix: "/where-used/", label: "← Back to Where Used" },
+  { prefix: "/bom/", label: "← Back to BOM" },
+  { prefix: "/asset-bom/", label: "← Back to BOM" },
+  { prefix: "/pm-bom/", label: "← Back to BOM" },
+] as const;
+
 /**
- * Where "← Back to Search" leads from a page whose way back is `back`: that search, the search an
- * item page was opened from, or the search home; never the item page itself.
+ * Where "← Back to Search" leads from a page whose way back is `back`: that search, the search the
+ * page before was opened from (an item page, a Where Used page, a BOM page; a few steps at most),
+ * or the search home; never another kind of page.
  */
-function searchBackOf(back: string): string {
+function searchBackOf(back: string, steps = 4): string {
   if (isSearchPath(back)) return back;
-  if (back.startsWith("/product/")) {
-    const fromSearch = safePath(new URL(back, "http://x").searchParams.get("back"), "");
-    if (isSearchPath(fromSearch)) return fromSearch;
+  if (steps > 0 && PAGES_WITH_BACK.some((p) => back.startsWith(p.prefix))) {
+    return searchBackOf(safePath(new URL(back, "http://x").searchParams.get("back"), ""), steps - 1);
   }
   return HOME_PATH;
 }
 
-/** The item page a BOM page was opened from, for its second way back. */
-function itemBackOf(back: string): string | null {
-  return back.startsWith("/product/") ? back : null;
+/** The page a BOM page was opened from, other than a search (an item, a Where Used page), for its second way back. */
+function pageBackOf(back: string): { href: string; label: string } | null {
+  const page = PAGES_WITH_BACK.find((p) => back.startsWith(p.prefix));
+  return page ? { href: back, label: page.label } : null;
 }
 
 export interface SectionSpec {
@@ -80,14 +90,14 @@ export interface SectionSpec {
 }
 
 /** Loads one section's page; a page past the end is answered with the last page. */
-async function loadBomSection(itemNumber: string, spec: SectionSpec, url: URL, context: RequestContext) {
+async function loadBomSection(number: BomNumber, spec: SectionSpec, url: URL, context: RequestContext) {
   const service = services().search;
   const state: SectionState = parseSectionState(url.searchParams, spec.prefix, spec.defaultSort);
   const pageSize = sectionRowsOf(url.searchParams, spec.prefix, spec.pageSize);
   const fetchPage = (page: number) =>
     service.bom(
       {
-        itemNumber,
+        ...number,
         type: spec.type,
         start: (page - 1) * pageSize,
         rows: pageSize,
@@ -116,13 +126,25 @@ async function loadBomSection(itemNumber: string, spec: SectionSpec, url: URL, c
   return { ...section, controls: sectionControlsOf(url.searchParams, spec.prefix, state, pageSize), degraded: answer.degraded, backup: backupOf(answer) };
 }
 
-/** How many records of each type an item has in BOMs (for the single-type redirect). */
-async function bomTypeCounts(itemNumber: string, context: RequestContext) {
+/** How many lines of each type the BOMs headed by `assetNumber` have (for the single-type redirect). */
+async function bomTypeCounts(assetNumber: string, context: RequestContext) {
   const service = services().search;
   const [asset, pm, other] = await Promise.all(
-    (["asset", "pm", "other"] as const).map((type) => service.bom({ itemNumber, type, start: 0, rows: 0 }, context)),
+    (["asset", "pm", "other"] as const).map((type) => service.bom({ assetNumber, type, start: 0, rows: 0 }, context)),
   );
   return { asset: asset!.value.total, pm: pm!.value.total, other: other!.value.total };
+}
+
+/**
+ * The answer for a number that heads no BOM of the kind asked for. A component (an item number is
+ * the usual thing to try) is used in BOMs rather than heading one: the answer leads to where.
+ */
+async function noBom(message: string, item: string, back: string, context: RequestContext): Promise<Response> {
+  const uses = await services()
+    .search.bom({ itemNumber: item, start: 0, rows: 0 }, context)
+    .then((answer) => answer.value.total, () => 0);
+  const related = uses > 0 ? { label: "View Where Used", href: withBack(whereUsedPath(item), back) } : undefined;
+  return json({ message, back: searchBackOf(back), ...(related ? { related } : {}) }, { status: 404 });
 }
 
 const spec = (type: BomType, title: string): SectionSpec => ({
@@ -138,7 +160,10 @@ const ASSET = spec("asset", "Asset BOM");
 const PM = spec("pm", "PM BOM");
 const OTHER = spec("other", "Other BOM Items");
 
-/** /bom/{item}: all three sections, or a redirect when every record has one type. */
+/**
+ * /bom/{number}: the lines of the BOMs the asset, PM kit or tool `number` heads, in three sections,
+ * or a redirect when they all have one type (decision 033).
+ */
 export async function loadCombinedBom(request: Request, rawItem: string | undefined) {
   await requireUser(request);
   const item = itemNumberParam(rawItem);
@@ -153,7 +178,7 @@ export async function loadCombinedBom(request: Request, rawItem: string | undefi
     logFailure("BOM", error, context);
     throw json({ message: "Failed to load BOM data", back: searchBack }, { status: 503 });
   }
-  if (counts.asset + counts.pm + counts.other === 0) throw json({ message: "No BOM data found for this item", back: searchBack }, { status: 404 });
+  if (counts.asset + counts.pm + counts.other === 0) throw await noBom("No BOM data found for this item", item, back, context);
   // The page of one type, with this page's parameters and the way back as cleaned here.
   const params = new URLSearchParams(url.search);
   if (params.has("back")) params.set("back", back);
@@ -161,8 +186,8 @@ export async function loadCombinedBom(request: Request, rawItem: string | undefi
   if (counts.pm === 0 && counts.other === 0) throw redirect(`${itemPath("/asset-bom", item)}${search}`);
   if (counts.asset === 0 && counts.other === 0) throw redirect(`${itemPath("/pm-bom", item)}${search}`);
   try {
-    const sections = await Promise.all([ASSET, PM, OTHER].map((s) => loadBomSection(item, s, url, context)));
-    return { item, back: searchBack, itemBack: itemBackOf(back), sections, exportHref: exportCsvPath("/bom", item, { type: "all" }) };
+    const sections = await Promise.all([ASSET, PM, OTHER].map((s) => loadBomSection({ assetNumber: item }, s, url, context)));
+    return { item, back: searchBack, pageBack: pageBackOf(back), sections, exportHref: exportCsvPath("/bom", item, { type: "all" }) };
   } catch (error) {
     logFailure("BOM", error, context);
     // The same failure as the counts' above, in the same words.
@@ -175,7 +200,7 @@ const SINGLE = {
   pm: { spec: PM, empty: "No PM BOM data found for this item", failed: "Failed to load PM BOM data" },
 } as const;
 
-/** /asset-bom/{item} and /pm-bom/{item}: one type only. */
+/** /asset-bom/{number} and /pm-bom/{number}: one type only. */
 export async function loadSingleBom(request: Request, rawItem: string | undefined, type: "asset" | "pm") {
   await requireUser(request);
   const item = itemNumberParam(rawItem);
@@ -186,13 +211,13 @@ export async function loadSingleBom(request: Request, rawItem: string | undefine
   const { spec: sectionSpec, empty, failed } = SINGLE[type];
   let section;
   try {
-    section = await loadBomSection(item, sectionSpec, url, context);
+    section = await loadBomSection({ assetNumber: item }, sectionSpec, url, context);
   } catch (error) {
     logFailure(`${type} BOM`, error, context);
     throw json({ message: failed, back: searchBack }, { status: 503 });
   }
-  if (section.total === 0) throw json({ message: empty, back: searchBack }, { status: 404 });
-  return { item, back: searchBack, itemBack: itemBackOf(back), sections: [section], exportHref: exportCsvPath("/bom", item, { type }) };
+  if (section.total === 0) throw await noBom(empty, item, back, context);
+  return { item, back: searchBack, pageBack: pageBackOf(back), sections: [section], exportHref: exportCsvPath("/bom", item, { type }) };
 }
 
 const WHERE_USED_SECTIONS: SectionSpec[] = [
@@ -243,7 +268,7 @@ export async function loadWhereUsed(request: Request, rawItem: string | undefine
   }
   let sections;
   try {
-    sections = await Promise.all(WHERE_USED_SECTIONS.map((spec) => loadBomSection(item, spec, url, context)));
+    sections = await Promise.all(WHERE_USED_SECTIONS.map((spec) => loadBomSection({ itemNumber: item }, spec, url, context)));
   } catch (error) {
     logFailure("Where Used", error, context);
     throw json({ message: "Failed to fetch Where Used data", back: searchBack }, { status: 503 });

@@ -12,7 +12,7 @@ import { requestIdOf } from "~/web/http.server";
 import { BOM_TABLE_COLUMNS } from "~/search/bom-view";
 import { BOM_FIELDS, BOM_TYPE_LABEL } from "~/search/catalog-fields";
 import { services } from "~/registry.server";
-import type { BomDoc, BomType, Doc, RequestContext, SearchRequest } from "~/search/engine";
+import type { BomDoc, BomNumber, BomType, Doc, RequestContext, SearchRequest } from "~/search/engine";
 import { bomPath, HOME_PATH, MAX_ITEM_KEY_LENGTH, productPath, SEARCH_PATH, whereUsedPath } from "~/search/paths";
 import { externalUrlOf, specificationOf, titleOf } from "~/search/product-view";
 import { userMessageOf } from "~/search/errors";
@@ -32,11 +32,11 @@ const BOM_EXPORT_LABELS: Record<string, string> = {
 };
 
 /**
- * Every BOM record of an item (of one type, or all), in pages, up to `limit`; a short pause between
+ * Every BOM record of a number (its uses, or its lines; of one type, or all), in pages, up to `limit`; a short pause between
  * pages, as the search cursor makes, so one download cannot keep the platform busy.
  */
 export async function* bomBatches(
-  itemNumber: string,
+  number: BomNumber,
   type: BomType | undefined,
   context: RequestContext,
   limit: number,
@@ -46,7 +46,7 @@ export async function* bomBatches(
   for (let start = 0; start < limit; start += pageSize) {
     if (start > 0 && pauseMs > 0) await sleep(pauseMs, undefined, context.signal ? { signal: context.signal } : {});
     const rows = Math.min(pageSize, limit - start);
-    const { docs, total } = (await service.bom({ itemNumber, type, start, rows }, context)).value;
+    const { docs, total } = (await service.bom({ ...number, type, start, rows }, context)).value;
     if (docs.length > 0) yield docs;
     if (docs.length < rows || start + rows >= total) return;
   }
@@ -153,7 +153,7 @@ export async function loadBomExport(request: Request, rawItem: string | undefine
   const requestId = requestIdOf(request);
   let cursor;
   try {
-    cursor = await openCursor(bomBatches(item, TYPES[type], { requestId, signal: request.signal }, services().config.exportCap));
+    cursor = await openCursor(bomBatches({ assetNumber: item }, TYPES[type], { requestId, signal: request.signal }, services().config.exportCap));
   } catch (error) {
     logFailure("BOM export", error, { requestId, signal: request.signal });
     return problemPage(`Export failed: ${userMessageOf(error)}`, 503, { backHref: bomPath(item), retryHref: url.pathname + url.search });
@@ -177,7 +177,7 @@ export async function loadWhereUsedExport(request: Request, rawItem: string | un
   const requestId = requestIdOf(request);
   let cursor;
   try {
-    cursor = await openCursor(bomBatches(item, type, { requestId, signal: request.signal }, WHERE_USED_EXPORT_MAX));
+    cursor = await openCursor(bomBatches({ itemNumber: item }, type, { requestId, signal: request.signal }, WHERE_USED_EXPORT_MAX));
   } catch (error) {
     logFailure("Where Used export", error, { requestId, signal: request.signal });
     return problemPage(`Export failed: ${userMessageOf(error)}`, 503, { backHref: whereUsedPath(item), retryHref: url.pathname + url.search });

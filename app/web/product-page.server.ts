@@ -2,7 +2,7 @@ import { json } from "@remix-run/node";
 import { pageContext } from "~/web/http.server";
 import { services } from "~/registry.server";
 import type { Doc, RequestContext } from "~/search/engine";
-import { bomPath, exportCsvPath, isItemKey, isQueryId, isSearchPath, productLink, productPath, whereUsedPath, withBack } from "~/search/paths";
+import { exportCsvPath, isItemKey, isQueryId, isSearchPath, productLink, productPath, whereUsedPath } from "~/search/paths";
 import { externalUrlOf, imageOf, isInactive, specificationOf, titleOf } from "~/search/product-view";
 import { EMPTY_STATE, goToPage, parseSearchParams, searchHref } from "~/search/state";
 import { listQueryOf } from "~/search/query/number-jump";
@@ -86,7 +86,7 @@ export async function loadProductPage(request: Request, rawId: string | undefine
   if (!product) throw json({ message: "Product not found", back, notFound: true, search: { query: id, href: searchHref({ ...EMPTY_STATE, q: id }, searchConfig) } }, { status: 404 });
 
   // A click on a results row (productLink): counted once, so its marks stay out of this page's own
-  // address, which the Where Used and BOM pages take as their way back.
+  // address, which the Where Used page takes as its way back.
   const fromResults = url.searchParams.get("via") === "result";
   const queryId = url.searchParams.get("qid");
   url.searchParams.delete("via");
@@ -130,7 +130,6 @@ export async function loadProductPage(request: Request, rawId: string | undefine
     externalHref: externalUrlOf(product) ? `${productPath(product.id)}/external` : null,
     whereUsedHref: `${whereUsedPath(itemNumber)}?${new URLSearchParams({ back: self, via: "pdp_where_used" })}`,
     exportHref: exportCsvPath("/product", product.id, { via: "pdp_export" }),
-    bomHref: withBack(bomPath(itemNumber), self),
     neighbours,
     degraded,
     backup,

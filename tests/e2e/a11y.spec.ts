@@ -14,7 +14,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { BASE_URL, LITE_COOKIE, SSO_PORTAL_URL } from "../../playwright.config";
-import { apiSearch, findBomItem, HOME_PATH, openFromAnotherSite, searchUrl, waitForReact } from "./helpers";
+import { apiSearch, findBomHead, HOME_PATH, openFromAnotherSite, searchUrl, waitForReact } from "./helpers";
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -31,14 +31,14 @@ async function pageTypes(request: APIRequestContext): Promise<[PageType[], PageT
   const org = pump.facets.find((f) => f.field.includes("org_code"))?.values[0]?.value;
   const category = pump.facets.find((f) => f.field.includes("category"))?.values[1]?.value;
   expect(org && category, "pump results have org code and category facets").toBeTruthy();
-  const { item } = await findBomItem(request, (c) => c.asset + c.pm + c.other > 0, "has a BOM");
+  const { head, component: item } = await findBomHead(request, "asset", (c) => c.asset > 0, "has lines");
   const path = encodeURIComponent(item);
   const search = searchUrl({ q: "pump", f: `org_code:${org}`, nf: `category:${category}`, within: "assembly", sort: "item_number asc" });
   return [
     [
       ["home", HOME_PATH, 200],
       ["item", `/product/${path}`, 200],
-      ["BOM", `/bom/${path}`, 200],
+      ["BOM", `/asset-bom/${encodeURIComponent(head)}`, 200],
       ["sign-in", `${SSO_PORTAL_URL}/login`, 200],
     ],
     [

@@ -16,6 +16,7 @@ import {
   columnTexts,
   currentPath,
   exportDates,
+  findBomHead,
   findBomItem,
   isJs,
   openSearch,
@@ -395,29 +396,28 @@ test.describe("item, BOM and Where Used exports", () => {
     expect(csv.rows[0]!["Org Code"]).toBe(String(product.org_code_s));
   });
 
-  test("BOM export: every record with its type, bom-{item}-{date}.csv", async ({ page, request }) => {
-    const { item } = await findBomItem(request, (c) => c.asset > 0 && c.other > 0, "is in asset and other BOMs");
-    const response = await page.request.get(`/bom/${encodeURIComponent(item)}/export.csv?type=all`);
+  test("BOM export: every line of the BOM with its type, bom-{number}-{date}.csv", async ({ page, request }) => {
+    const { head } = await findBomHead(request, "asset", (c) => c.asset > 1, "has more than one line");
+    const response = await page.request.get(`/bom/${encodeURIComponent(head)}/export.csv?type=all`);
     expect(response.status()).toBe(200);
     const disposition = response.headers()["content-disposition"];
     const name = filenameOf(disposition);
-    expect(exportDates().map((d) => `bom-${slug(item)}-${d}.csv`)).toContain(name);
+    expect(exportDates().map((d) => `bom-${slug(head)}-${d}.csv`)).toContain(name);
     expectAttachment(disposition, name);
     const csv = parse(await response.text());
     expect(csv.headers).toEqual(["Type", "Org Code", "Item Number", "Asset Number", "Asset Serial Number", "Asset Group", "Asset Description"]);
     // The counts come from the BOM page, not from this export, so a record lost or doubled shows.
-    const shown = await bomPageTotals(page, item);
+    const shown = await bomPageTotals(page, head);
     const typeCounts = { asset: 0, pm: 0, other: 0 };
     for (const row of csv.rows) typeCounts[row.Type as keyof typeof typeCounts]++;
     expect(typeCounts).toEqual(shown);
-    expect(csv.rows).toHaveLength(shown.asset + shown.pm + shown.other);
-    expect(csv.rows.every((r) => r["Item Number"] === item)).toBe(true);
+    expect(csv.rows.every((r) => r["Asset Number"] === head)).toBe(true);
 
-    // The typed exports hold only their type.
-    const assets = parse(await (await page.request.get(`/bom/${encodeURIComponent(item)}/export.csv?type=asset`)).text());
-    expect(assets.rows).toHaveLength(shown.asset);
-    const assetNumbers = (rows: Record<string, string>[]) => rows.map((r) => r["Asset Number"]).sort();
-    expect(assetNumbers(assets.rows)).toEqual(assetNumbers(csv.rows.filter((r) => r.Type === "asset")));
+    // The typed exports hold only their type: all of this asset's lines, and no PM lines.
+    const assets = parse(await (await page.request.get(`/bom/${encodeURIComponent(head)}/export.csv?type=asset`)).text());
+    const itemNumbers = (rows: Record<string, string>[]) => rows.map((r) => r["Item Number"]).sort();
+    expect(itemNumbers(assets.rows)).toEqual(itemNumbers(csv.rows));
+    expect((await page.request.get(`/bom/${encodeURIComponent(head)}/export.csv?type=pm`)).status()).toBe(404);
   });
 
   test("Where Used export: the section's records up to 1000, where-used-asset-all-{item}-{date}.csv", async ({ page, request }) => {
@@ -440,7 +440,7 @@ test.describe("item, BOM and Where Used exports", () => {
   });
 
   test("an export without records answers 404 with No data available for export", async ({ page, request }) => {
-    const { item } = await findBomItem(request, (c) => c.asset + c.pm + c.other === 0, "is in no BOM");
+    const { item } = await findBomItem(request, (c) => c.asset + c.pm === 0, "is in no BOM");
     for (const url of [
       `/bom/${encodeURIComponent(item)}/export.csv?type=all`,
       `/where-used/${encodeURIComponent(item)}/export.csv?type=asset`,

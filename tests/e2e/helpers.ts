@@ -4,6 +4,7 @@
  * hydration, pressing a submit button that only exists without JavaScript).
  */
 import { expect, type APIRequestContext, type Locator, type Page, type Response, type TestInfo } from "@playwright/test";
+import Papa from "papaparse";
 import { HOME_PATH, SEARCH_PATH, searchUrl, urlWith } from "../search-urls";
 
 export { HOME_PATH, SEARCH_PATH, searchUrl, urlWith };
@@ -299,53 +300,105 @@ export interface BomCounts {
   other: number;
 }
 
+/** How a component is used: its asset and PM BOM records, and the numbers heading those BOMs. */
+export interface ComponentUses {
+  asset: number;
+  pm: number;
+  heads: { asset: string[]; pm: string[] };
+}
+
+/** One of the portal's CSV downloads as rows (without the header); an empty list for a 404. */
+async function csvRows(request: APIRequestContext, url: string): Promise<string[][]> {
+  const response = await request.get(url);
+  if (response.status() === 404) return [];
+  expect(response.status(), url).toBe(200);
+  return Papa.parse<string[]>((await response.text()).replace(/^\uFEFF/, ""), { skipEmptyLines: true }).data.slice(1);
+}
+
+const usesCache = new Map<string, ComponentUses>();
+
+/**
+ * How a component is used. There is no JSON API for BOMs: this reads the item's Where Used exports
+ * (`/where-used/{item}/export.csv?type=asset|pm`, at most 1,000 records each, the asset number in
+ * the third column), which answer 404 when it has none of a type. Cached per worker.
+ */
+export async function componentUses(request: APIRequestContext, item: string): Promise<ComponentUses> {
+  const cached = usesCache.get(item);
+  if (cached) return cached;
+  const [asset, pm] = await Promise.all(
+    (["asset", "pm"] as const).map((type) => csvRows(request, `/where-used/${encodeURIComponent(item)}/export.csv?type=${type}`)),
+  );
+  const heads = (rows: string[][]) => [...new Set(rows.map((row) => row[2]!))];
+  const uses = { asset: asset!.length, pm: pm!.length, heads: { asset: heads(asset!), pm: heads(pm!) } };
+  usesCache.set(item, uses);
+  return uses;
+}
+
 const bomCountCache = new Map<string, BomCounts>();
 
 /**
- * How many BOM records of each type use an item. There is no JSON API for BOMs: this reads the
- * item's BOM export (`/bom/{item}/export.csv?type=all`, one record a line with its type first),
- * which answers 404 when the item has none. Cached per worker.
+ * How many lines of each type the BOMs headed by `number` (an asset, PM kit or tool) have, read
+ * from its BOM export (`/bom/{number}/export.csv?type=all`, the type first). Cached per worker.
  */
-export async function bomCounts(request: APIRequestContext, item: string): Promise<BomCounts> {
-  const cached = bomCountCache.get(item);
+export async function bomCounts(request: APIRequestContext, number: string): Promise<BomCounts> {
+  const cached = bomCountCache.get(number);
   if (cached) return cached;
-  const response = await request.get(`/bom/${encodeURIComponent(item)}/export.csv?type=all`);
   const counts: BomCounts = { asset: 0, pm: 0, other: 0 };
-  if (response.status() === 200) {
-    const lines = (await response.text()).replace(/^\uFEFF/, "").split(/\r?\n/).slice(1);
-    for (const line of lines) {
-      const type = /^"?([a-z]+)"?,/.exec(line)?.[1];
-      if (type === "asset" || type === "pm" || type === "other") counts[type]++;
-    }
-  } else {
-    expect(response.status(), `BOM export of ${item}`).toBe(404);
+  for (const [type] of await csvRows(request, `/bom/${encodeURIComponent(number)}/export.csv?type=all`)) {
+    if (type === "asset" || type === "pm" || type === "other") counts[type]++;
   }
-  bomCountCache.set(item, counts);
+  bomCountCache.set(number, counts);
   return counts;
 }
 
+/** The item numbers of a search, in result order, at most `max`. */
+async function* itemsOf(request: APIRequestContext, q: string, max: number): AsyncIterable<string> {
+  for (let start = 0; start < max; start += 100) {
+    const result = await apiSearch(request, { q, rows: Math.min(100, max - start), start });
+    for (const doc of result.docs) if (doc.item_number_s) yield String(doc.item_number_s);
+    if (start + 100 >= result.numFound) return;
+  }
+}
+
 /**
- * The first item (of a search, in result order) whose BOM counts satisfy `wanted`. Components with
- * many uses have item numbers starting MRO-, so that is the default search. Bounded: at most
- * `max` items are tried.
+ * The first item (of a search, in result order) whose uses satisfy `wanted`. Components with many
+ * uses have item numbers starting MRO-, so that is the default search. Bounded: at most `max`
+ * items are tried.
  */
 export async function findBomItem(
   request: APIRequestContext,
+  wanted: (uses: ComponentUses) => boolean,
+  what: string,
+  { q = "MRO", max = 300 }: { q?: string; max?: number } = {},
+): Promise<{ item: string; counts: ComponentUses }> {
+  for await (const item of itemsOf(request, q, max)) {
+    const counts = await componentUses(request, item);
+    if (wanted(counts)) return { item, counts };
+  }
+  throw new Error(`no item that ${what} among the first ${max} results for "${q}"`);
+}
+
+/**
+ * An asset or PM kit whose BOM satisfies `wanted`, found as a Where Used page finds it: through
+ * the components of a search (as `findBomItem`) and the BOMs that use them.
+ */
+export async function findBomHead(
+  request: APIRequestContext,
+  type: "asset" | "pm",
   wanted: (counts: BomCounts) => boolean,
   what: string,
   { q = "MRO", max = 300 }: { q?: string; max?: number } = {},
-): Promise<{ item: string; counts: BomCounts }> {
-  for (let start = 0; start < max; start += 100) {
-    const result = await apiSearch(request, { q, rows: Math.min(100, max - start), start });
-    for (const doc of result.docs) {
-      const item = String(doc.item_number_s ?? "");
-      if (!item) continue;
-      const counts = await bomCounts(request, item);
-      if (wanted(counts)) return { item, counts };
+): Promise<{ head: string; counts: BomCounts; component: string }> {
+  const tried = new Set<string>();
+  for await (const item of itemsOf(request, q, max)) {
+    for (const head of (await componentUses(request, item)).heads[type]) {
+      if (tried.has(head)) continue;
+      tried.add(head);
+      const counts = await bomCounts(request, head);
+      if (wanted(counts)) return { head, counts, component: item };
     }
-    if (start + 100 >= result.numFound) break;
   }
-  throw new Error(`no item that ${what} among the first ${max} results for "${q}"`);
+  throw new Error(`no ${type} BOM that ${what} among those using the first ${max} results for "${q}"`);
 }
 
 /** Today's date as export file names write it (UTC), and the day before/after around midnight. */
@@ -372,13 +425,13 @@ export async function sectionTotal(page: Page, title: string): Promise<number> {
 }
 
 /**
- * The BOM counts the item's BOM page shows (`/bom/{item}`, or the single-type page it redirects to),
- * read from the page and not from the export, so they can check what the export holds.
+ * The line counts a BOM page shows (`/bom/{number}`, or the single-type page it redirects to), read
+ * from the page and not from the export, so they can check what the export holds.
  */
-export async function bomPageTotals(page: Page, item: string): Promise<BomCounts> {
-  const response = await page.goto(`/bom/${encodeURIComponent(item)}`);
-  expect(response?.status(), `BOM page of ${item}`).toBe(200);
-  await expect(page.getByRole("heading", { level: 1 })).toContainText(item);
+export async function bomPageTotals(page: Page, number: string): Promise<BomCounts> {
+  const response = await page.goto(`/bom/${encodeURIComponent(number)}`);
+  expect(response?.status(), `BOM page of ${number}`).toBe(200);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(number);
   const total = async (title: string) => ((await bomSection(page, title).count()) === 0 ? 0 : sectionTotal(page, title));
   return { asset: await total("Asset BOM"), pm: await total("PM BOM"), other: await total("Other BOM Items") };
 }

@@ -3,18 +3,23 @@
  * and lead back to it, their sections, sorting and paging, their error states, and hostile item
  * numbers in the path. Each test runs with and without JavaScript, with the same assertions.
  *
- * Test data is found through the search API and the pages themselves: BOM counts come from each
- * item's BOM export (see `bomCounts`), never from hard-coded sample values.
+ * Test data is found through the search API and the pages themselves: a component's uses come from
+ * its Where Used exports and a BOM's lines from its BOM export (`componentUses`, `bomCounts`),
+ * never from hard-coded sample values.
  */
 import { expect, test, type Page } from "@playwright/test";
+import { generateBoms } from "../../app/search/engines/embedded/sample-data";
 import {
   apiSearch,
   bomColumnTexts,
+  bomCounts,
   bomPageTotals,
   bomSection,
   breadcrumbs,
   columnTexts,
   currentPath,
+  escapeRegExp,
+  findBomHead,
   findBomItem,
   NULL_TEXT,
   openSearch,
@@ -281,7 +286,7 @@ test.describe("Where Used page", () => {
   });
 
   test("an item used only in assets says so in the PM section, and the other way round", async ({ page, request }) => {
-    const assetOnly = await findBomItem(request, (c) => c.asset > 0 && c.pm === 0 && c.other === 0, "is used only in asset BOMs");
+    const assetOnly = await findBomItem(request, (c) => c.asset > 0 && c.pm === 0, "is used only in asset BOMs");
     await page.goto(whereUsedPath(assetOnly.item));
     await expect(bomSection(page, "PM BOM")).toContainText(`No PM BOMs found that use component: ${assetOnly.item}`);
     await expect(bomSection(page, "PM BOM").locator("table")).toHaveCount(0);
@@ -289,7 +294,7 @@ test.describe("Where Used page", () => {
       `1-${Math.min(WHERE_USED_PAGE_SIZE, assetOnly.counts.asset)} of ${assetOnly.counts.asset}`,
     );
 
-    const pmOnly = await findBomItem(request, (c) => c.pm > 0 && c.asset === 0 && c.other === 0, "is used only in PM BOMs");
+    const pmOnly = await findBomItem(request, (c) => c.pm > 0 && c.asset === 0, "is used only in PM BOMs");
     await page.goto(whereUsedPath(pmOnly.item));
     await expect(bomSection(page, "Asset BOM")).toContainText(`No Asset BOMs found that use component: ${pmOnly.item}`);
     await expect(bomSection(page, "PM BOM").locator(".range")).toHaveText(
@@ -300,41 +305,79 @@ test.describe("Where Used page", () => {
 });
 
 test.describe("BOM pages", () => {
-  test("an item used only in assets goes to /asset-bom, only in PM kits to /pm-bom", async ({ page, request }) => {
-    const assetOnly = await findBomItem(request, (c) => c.asset > 0 && c.pm === 0 && c.other === 0, "is used only in asset BOMs");
-    await page.goto(`/bom/${encodeURIComponent(assetOnly.item)}`);
-    await expect(page).toHaveURL((u) => u.pathname === `/asset-bom/${encodeURIComponent(assetOnly.item)}`);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Asset BOM ${assetOnly.item}`);
-    await expect(page.getByRole("link", { name: `Export Asset BOM (${assetOnly.counts.asset} record${assetOnly.counts.asset === 1 ? "" : "s"})`, exact: true })).toHaveAttribute(
+  test("a Where Used record leads to its BOM: the asset's lines, each item linking to its page, and back", async ({ page, request }, testInfo) => {
+    const { item, counts } = await findBomItem(request, (c) => c.asset > 0, "is used in an asset BOM");
+    await openSearch(page, testInfo, searchUrl({ q: "pump" }));
+    const search = currentPath(page);
+    await page.goto(`${whereUsedPath(item)}?${new URLSearchParams({ back: search })}`);
+    const whereUsed = currentPath(page);
+    await waitForReact(page, testInfo);
+    const head = (await bomColumnTexts(bomSection(page, "Asset BOM"), "Asset Number"))[0]!;
+    expect(counts.heads.asset).toContain(head);
+    // The item is the same in every record: only the asset number leads on.
+    await expect(bomSection(page, "Asset BOM").getByRole("link", { name: item, exact: true })).toHaveCount(0);
+    await bomSection(page, "Asset BOM").getByRole("link", { name: head, exact: true }).first().click();
+
+    await expect(page).toHaveURL(urlWith(`/asset-bom/${encodeURIComponent(head)}`, [["back", whereUsed]]));
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Asset BOM ${head}`);
+    const lines = await bomCounts(request, head);
+    await expect(bomSection(page, "Asset BOM").locator(".range")).toHaveText(`1-${Math.min(BOM_PAGE_SIZE, lines.asset)} of ${lines.asset}`);
+    expect(new Set(await bomColumnTexts(bomSection(page, "Asset BOM"), "Asset Number"))).toEqual(new Set([head]));
+    const items = await bomColumnTexts(bomSection(page, "Asset BOM"), "Item Number");
+    expect(new Set(items).size, "a BOM lists different items").toBe(items.length);
+    await expect(page.getByRole("link", { name: "← Back to Search", exact: true })).toHaveAttribute("href", search);
+    await waitForReact(page, testInfo);
+    await page.getByRole("link", { name: "← Back to Where Used", exact: true }).click();
+    await expect(page).toHaveURL(whereUsed);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Where Used: ${item}`);
+
+    // A line's item opens its page, which leads back to the BOM.
+    await page.goBack();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Asset BOM ${head}`);
+    await waitForReact(page, testInfo);
+    const other = items.find((i) => i !== item)!;
+    await bomSection(page, "Asset BOM").getByRole("link", { name: other, exact: true }).click();
+    await expect(productTitle(page)).toContainText(`(${other})`);
+    await expect(page.getByRole("link", { name: "← Back", exact: true })).toHaveAttribute("href", new RegExp(`^/asset-bom/${escapeRegExp(encodeURIComponent(head))}\\?back=`));
+  });
+
+  test("an asset's BOM goes to /asset-bom, a PM kit's to /pm-bom", async ({ page, request }) => {
+    const asset = await findBomHead(request, "asset", (c) => c.asset > 0, "has lines");
+    await page.goto(`/bom/${encodeURIComponent(asset.head)}`);
+    await expect(page).toHaveURL((u) => u.pathname === `/asset-bom/${encodeURIComponent(asset.head)}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Asset BOM ${asset.head}`);
+    await expect(page.getByRole("link", { name: `Export Asset BOM (${asset.counts.asset} record${asset.counts.asset === 1 ? "" : "s"})`, exact: true })).toHaveAttribute(
       "href",
-      `/bom/${encodeURIComponent(assetOnly.item)}/export.csv?type=asset`,
+      `/bom/${encodeURIComponent(asset.head)}/export.csv?type=asset`,
     );
-    await expect(bomSection(page, "Asset BOM").locator(".range")).toHaveText(
-      `1-${Math.min(BOM_PAGE_SIZE, assetOnly.counts.asset)} of ${assetOnly.counts.asset}`,
-    );
+    await expect(bomSection(page, "Asset BOM").locator(".range")).toHaveText(`1-${Math.min(BOM_PAGE_SIZE, asset.counts.asset)} of ${asset.counts.asset}`);
     await expect(bomSection(page, "PM BOM")).toHaveCount(0);
 
-    const pmOnly = await findBomItem(request, (c) => c.pm > 0 && c.asset === 0 && c.other === 0, "is used only in PM BOMs");
-    await page.goto(`/bom/${encodeURIComponent(pmOnly.item)}`);
-    await expect(page).toHaveURL((u) => u.pathname === `/pm-bom/${encodeURIComponent(pmOnly.item)}`);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`PM BOM ${pmOnly.item}`);
-    await expect(page.getByRole("link", { name: `Export PM BOM (${pmOnly.counts.pm} record${pmOnly.counts.pm === 1 ? "" : "s"})`, exact: true })).toHaveAttribute(
+    const kit = await findBomHead(request, "pm", (c) => c.pm > 0, "has lines");
+    await page.goto(`/bom/${encodeURIComponent(kit.head)}`);
+    await expect(page).toHaveURL((u) => u.pathname === `/pm-bom/${encodeURIComponent(kit.head)}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`PM BOM ${kit.head}`);
+    await expect(page.getByRole("link", { name: `Export PM BOM (${kit.counts.pm} record${kit.counts.pm === 1 ? "" : "s"})`, exact: true })).toHaveAttribute(
       "href",
-      `/bom/${encodeURIComponent(pmOnly.item)}/export.csv?type=pm`,
+      `/bom/${encodeURIComponent(kit.head)}/export.csv?type=pm`,
     );
+    expect(new Set(await bomColumnTexts(bomSection(page, "PM BOM"), "Item Number"))).toContain(kit.component);
     await expect(bomSection(page, "Asset BOM")).toHaveCount(0);
   });
 
-  test("an item with several BOM types shows BOM Details with every section and its range", async ({ page, request }) => {
-    const types = (c: { asset: number; pm: number; other: number }) => [c.asset, c.pm, c.other].filter((n) => n > 0).length;
-    const { item, counts } = await findBomItem(request, (c) => types(c) >= 2, "is in BOMs of two types or more");
-    const response = await page.goto(`/bom/${encodeURIComponent(item)}`);
+  test("a tool's BOM shows BOM Details with every section and its range", async ({ page, request }) => {
+    // Tools' BOMs are in no Where Used section: the first tool of the suite's 5,000-item sample
+    // catalogue (the generator is the catalogue's own).
+    const tool = [...generateBoms(5000)].find((line) => line.type === "other")!.asset_number!;
+    const counts = await bomCounts(request, tool);
+    expect(counts.other).toBeGreaterThan(0);
+    const response = await page.goto(`/bom/${encodeURIComponent(tool)}`);
     expect(response?.status()).toBe(200);
-    expect(new URL(page.url()).pathname).toBe(`/bom/${encodeURIComponent(item)}`);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`BOM Details ${item}`);
-    await expect(page.getByRole("link", { name: `Export BOM (${counts.asset + counts.pm + counts.other} records)`, exact: true })).toHaveAttribute(
+    expect(new URL(page.url()).pathname).toBe(`/bom/${encodeURIComponent(tool)}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`BOM Details ${tool}`);
+    await expect(page.getByRole("link", { name: `Export BOM (${counts.other} record${counts.other === 1 ? "" : "s"})`, exact: true })).toHaveAttribute(
       "href",
-      `/bom/${encodeURIComponent(item)}/export.csv?type=all`,
+      `/bom/${encodeURIComponent(tool)}/export.csv?type=all`,
     );
     const sections: [string, number, string][] = [
       ["Asset BOM", counts.asset, "No Asset BOM data found for this item"],
@@ -361,13 +404,22 @@ test.describe("BOM pages", () => {
     }
   });
 
-  test("an item in no BOM answers 404 with the message, Try Again and ← Back to Search", async ({ page, request }) => {
-    const { item } = await findBomItem(request, (c) => c.asset + c.pm + c.other === 0, "is in no BOM");
-    const response = await page.goto(`/bom/${encodeURIComponent(item)}`);
+  test("an item number heads no BOM: 404 with the message, the way to where it is used, Try Again and ← Back to Search", async ({ page, request }, testInfo) => {
+    const used = await findBomItem(request, (c) => c.asset > 0, "is used in an asset BOM");
+    const response = await page.goto(`/bom/${encodeURIComponent(used.item)}`);
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: "No BOM data found for this item", exact: true })).toBeVisible();
-    await expect(page.getByRole("link", { name: "Try Again", exact: true })).toHaveAttribute("href", `/bom/${encodeURIComponent(item)}`);
+    await expect(page.getByRole("link", { name: "Try Again", exact: true })).toHaveAttribute("href", `/bom/${encodeURIComponent(used.item)}`);
     await expect(page.getByRole("link", { name: "← Back to Search", exact: true })).toBeVisible();
+    await waitForReact(page, testInfo);
+    await page.getByRole("link", { name: "View Where Used", exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Where Used: ${used.item}`);
+
+    // An item used nowhere has nowhere to lead to.
+    const unused = await findBomItem(request, (c) => c.asset + c.pm === 0, "is in no BOM");
+    expect((await page.goto(`/bom/${encodeURIComponent(unused.item)}`))?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "No BOM data found for this item", exact: true })).toBeVisible();
+    await expect(page.getByRole("link", { name: "View Where Used", exact: true })).toHaveCount(0);
   });
 });
 
@@ -436,11 +488,13 @@ test.describe("hostile item numbers in the path", () => {
   });
 });
 
-test("BOM counts found through the export agree with the Where Used and BOM pages", async ({ page, request }) => {
-  // Guards the test data helper itself: every count it reads from the export is the one the pages show.
-  const { item, counts } = await findBomItem(request, (c) => c.asset > 0 && c.pm + c.other > 0, "is in an asset BOM and one of another type");
+test("BOM counts found through the exports agree with the Where Used and BOM pages", async ({ page, request }) => {
+  // Guards the test data helpers themselves: every count they read from an export is the one a page shows.
+  const { item, counts } = await findBomItem(request, (c) => c.asset > 0 && c.pm > 0, "is in an asset BOM and a PM BOM");
   await page.goto(whereUsedPath(item));
   expect(await sectionTotal(page, "Asset BOM"), "Where Used: Asset BOM").toBe(counts.asset);
   expect(await sectionTotal(page, "PM BOM"), "Where Used: PM BOM").toBe(counts.pm);
-  expect(await bomPageTotals(page, item)).toEqual(counts);
+  for (const head of [counts.heads.asset[0]!, counts.heads.pm[0]!]) {
+    expect(await bomPageTotals(page, head), head).toEqual(await bomCounts(request, head));
+  }
 });

@@ -5,7 +5,7 @@
  * One test per width, each page type loaded once.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { apiSearch, findBomItem, isJs, SEARCH_PATH, searchUrl, waitForHydration } from "./helpers";
+import { apiSearch, findBomHead, isJs, SEARCH_PATH, searchUrl, waitForHydration } from "./helpers";
 
 /** The document's width against the window's: nothing may scroll sideways. */
 async function expectNoSidewaysScroll(page: Page, what: string): Promise<void> {
@@ -20,15 +20,15 @@ async function fixture(request: Parameters<typeof apiSearch>[0]) {
   const pump = await apiSearch(request, { q: "pump", rows: 0 });
   const category = pump.facets.find((f) => f.field === "category_s" || f.field.endsWith("category_s"))?.values[0]?.value;
   expect(category, "a category of the pump results").toBeTruthy();
-  const { item } = await findBomItem(request, (c) => c.asset > 0, "is used in an asset BOM");
-  return { results: searchUrl({ q: "pump", f: `category:${category}` }), item };
+  const { component: item, head } = await findBomHead(request, "asset", (c) => c.asset > 0, "has lines");
+  return { results: searchUrl({ q: "pump", f: `category:${category}` }), item, head };
 }
 
 for (const width of [320, 360, 1280]) {
   test(`at ${width} px every page type fits the window`, async ({ page, request }, testInfo) => {
     const narrow = width < 900;
     await page.setViewportSize({ width, height: 720 });
-    const { results, item } = await fixture(request);
+    const { results, item, head } = await fixture(request);
     const encoded = encodeURIComponent(item);
 
     await page.goto("/crib-search");
@@ -93,8 +93,8 @@ for (const width of [320, 360, 1280]) {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Where Used: ${item}`);
     await expectNoSidewaysScroll(page, "Where Used");
 
-    await page.goto(`/bom/${encoded}`);
-    await expect(page.getByRole("heading", { level: 1 })).toContainText(item);
+    await page.goto(`/bom/${encodeURIComponent(head)}`);
+    await expect(page.getByRole("heading", { level: 1 })).toContainText(head);
     await expectNoSidewaysScroll(page, "BOM");
   });
 }

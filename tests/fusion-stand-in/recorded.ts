@@ -10,7 +10,7 @@
  */
 import fs from "node:fs";
 import type { BomDoc, BomRequest, Doc, FieldValue, Filter, Sort } from "../../app/search/engine";
-import { HL_POST, HL_PRE } from "../../app/search/engine";
+import { bomKeyOf, HL_POST, HL_PRE } from "../../app/search/engine";
 import { normalizeWord, vocabularyOf, type Vocabulary } from "./spellcheck";
 
 export const RECORDED_DIR = new URL("./recorded/", import.meta.url);
@@ -315,7 +315,8 @@ export class RecordedIndex {
   }
 
   bom(request: BomRequest): { docs: BomDoc[]; total: number } {
-    const matching = this.boms.filter((b) => b.item_number === request.itemNumber && (!request.type || b.type === request.type));
+    const key = bomKeyOf(request);
+    const matching = this.boms.filter((b) => b[key.field] === key.value && (!request.type || b.type === request.type));
     const { sort } = request;
     matching.sort((a, b) => (sort ? compare(a[sort.field], b[sort.field]) * (sort.direction === "desc" ? -1 : 1) : 0) || compare(a.id, b.id));
     return { docs: matching.slice(request.start, request.start + request.rows), total: matching.length };

@@ -385,18 +385,6 @@ describe("suggest and BOM profiles", () => {
     }
   });
 
-  /** An item used in several BOM records, found through the engine the stand-in wraps. */
-  async function busyItem(): Promise<{ item: string; total: number; assets: number }> {
-    const { docs } = await engine.search({ q: "", within: [], filters: [], sort: null, start: 0, rows: ITEMS, facetFields: [], highlight: false });
-    let best = { item: "", total: 0, assets: 0 };
-    for (const doc of docs) {
-      const item = String(doc.item_number_s);
-      const { total } = await engine.bom({ itemNumber: item, start: 0, rows: 0 });
-      if (total > best.total) best = { item, total, assets: (await engine.bom({ itemNumber: item, type: "asset", start: 0, rows: 0 })).total };
-    }
-    return best;
-  }
-
   it("answers the BOM profile with suffixed fields, paging, type and sort", async () => {
     const { item, total } = await busyItem();
     expect(total).toBeGreaterThan(2);
@@ -440,6 +428,18 @@ describe("suggest and BOM profiles", () => {
   });
 });
 
+/** An item used in several BOM records, found through the engine the stand-in wraps. */
+async function busyItem(): Promise<{ item: string; total: number; assets: number }> {
+  const { docs } = await engine.search({ q: "", within: [], filters: [], sort: null, start: 0, rows: ITEMS, facetFields: [], highlight: false });
+  let best = { item: "", total: 0, assets: 0 };
+  for (const doc of docs) {
+    const item = String(doc.item_number_s);
+    const { total } = await engine.bom({ itemNumber: item, start: 0, rows: 0 });
+    if (total > best.total) best = { item, total, assets: (await engine.bom({ itemNumber: item, type: "asset", start: 0, rows: 0 })).total };
+  }
+  return best;
+}
+
 describe("the portal's client against the stand-in", () => {
   it("sorts asset BOMs by every column, as the catalogue does", async () => {
     const items = (await engine.search({ q: "", within: [], filters: [], sort: null, start: 0, rows: ITEMS, facetFields: [], highlight: false })).docs;
@@ -466,6 +466,25 @@ describe("the portal's client against the stand-in", () => {
     const sorts = standIn.requests.map((r) => new URLSearchParams(r.params).get("sort"));
     expect(sorts).toContain("asset_description_s asc");
     expect(sorts).toContain("quantity_i desc");
+  });
+
+  it("answers a BOM's lines by the number heading it, on both profiles, as the catalogue does", async () => {
+    const { item } = await busyItem();
+    const uses = await engine.bom({ itemNumber: item, start: 0, rows: 50 });
+    const fusion = new FusionEngine(
+      { url: standIn.url, app: "parts", queryProfile: "parts", bomProfile: "ge-appliances-boms", assetBomProfile: "asset-boms", timeoutMs: 5_000 },
+      DEFAULT_SEARCH_CONFIG,
+    );
+    const heads = [...new Map(uses.docs.map((d) => [d.asset_number, d.type])).entries()];
+    expect(heads.length).toBeGreaterThan(1);
+    for (const [head, type] of heads) {
+      for (const request of [{ assetNumber: head!, start: 0, rows: 50 }, { assetNumber: head!, type, start: 0, rows: 50 }]) {
+        const [through, direct] = await Promise.all([fusion.bom(request), engine.bom(request)]);
+        expect(through.total, `${head} ${request.type ?? "all"}`).toBe(direct.total);
+        expect(through.docs.map((d) => d.id)).toEqual(direct.docs.map((d) => d.id));
+        expect(direct.docs.map((d) => d.item_number)).toContain(item);
+      }
+    }
   });
 });
 

@@ -20,7 +20,7 @@ import { ITEM_COLUMNS } from "../../app/search/engines/embedded/schema";
 import {
   parseFacetFieldParam,
   parseFilterQuery,
-  parseItemNumberFilter,
+  parseBomNumberFilter,
   parseProductQuery,
   parseSort,
   SolrSyntaxError,
@@ -733,17 +733,28 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
     const itemNumber = params.get("itemNumber");
     const type = params.get("type");
     const validType = type === undefined || type === "" || type === "asset" || type === "pm" || type === "other";
-    if (!itemNumber || !validType) return bomAnswer(ctx, null, paging.start);
-    return bomAnswer(ctx, { itemNumber, ...(type ? { type: type as BomRequest["type"] } : {}), ...paging }, paging.start);
+    // Components by the profile's `itemNumber`; a BOM's lines by a filter on the number heading them.
+    const key = itemNumber ? { itemNumber } : numberFilterOf(params);
+    if (!key || !validType) return bomAnswer(ctx, null, paging.start);
+    return bomAnswer(ctx, { ...key, ...(type ? { type: type as BomRequest["type"] } : {}), ...paging }, paging.start);
   }
 
   async function assetBom(ctx: Context): Promise<unknown> {
     const { params } = ctx;
     const paging = bomPaging(params);
-    const items = [...new Set(params.all("fq").map(parseItemNumberFilter))];
-    // Several different item numbers AND-ed match nothing; no filter at all is not a lookup.
-    if (items.length !== 1) return bomAnswer(ctx, null, paging.start);
-    return bomAnswer(ctx, { itemNumber: items[0]!, type: "asset", ...paging }, paging.start);
+    const key = numberFilterOf(params);
+    return bomAnswer(ctx, key && { ...key, type: "asset", ...paging }, paging.start);
+  }
+
+  /**
+   * The one number the `fq` filters ask for, as a request key; null for no filter, or for filters
+   * on different numbers (AND-ed, they match nothing).
+   */
+  function numberFilterOf(params: Params): { itemNumber: string } | { assetNumber: string } | null {
+    const keys = [...new Map(params.all("fq").map(parseBomNumberFilter).map((k) => [`${k.field}:${k.value}`, k])).values()];
+    if (keys.length !== 1) return null;
+    const { field, value } = keys[0]!;
+    return field === "item_number" ? { itemNumber: value } : { assetNumber: value };
   }
 
   // -- HTTP --------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   parseFacetFieldParam,
   parseFilterQuery,
-  parseItemNumberFilter,
+  parseBomNumberFilter,
   parseProductQuery,
   parseSort,
   solrPhrase,
@@ -87,13 +87,16 @@ describe("other request syntax", () => {
     expect(parseProductQuery('item_number_s:"a OR id:"a"')).toBeNull();
   });
 
-  it("reads the asset-BOM filter quoted or bare", () => {
-    expect(parseItemNumberFilter('item_number_s:"A/B 1"')).toBe("A/B 1");
-    expect(parseItemNumberFilter(`item_number_s:${solrPhrase('x"\\y')}`)).toBe('x"\\y');
-    expect(parseItemNumberFilter("item_number_s:WR55X10942")).toBe("WR55X10942");
-    expect(parseItemNumberFilter("item_number_s:DG23\\-03481C")).toBe("DG23-03481C");
-    expect(() => parseItemNumberFilter("type_s:asset")).toThrow(SolrSyntaxError);
-    expect(() => parseItemNumberFilter('item_number_s:"open')).toThrow(SolrSyntaxError);
+  it("reads the BOM filters on either number, quoted or bare", () => {
+    const item = (value: string) => ({ field: "item_number", value });
+    expect(parseBomNumberFilter('item_number_s:"A/B 1"')).toEqual(item("A/B 1"));
+    expect(parseBomNumberFilter(`item_number_s:${solrPhrase('x"\\y')}`)).toEqual(item('x"\\y'));
+    expect(parseBomNumberFilter("item_number_s:WR55X10942")).toEqual(item("WR55X10942"));
+    expect(parseBomNumberFilter("item_number_s:DG23\\-03481C")).toEqual(item("DG23-03481C"));
+    expect(parseBomNumberFilter(`asset_number_s:${solrPhrase("AST-00012")}`)).toEqual({ field: "asset_number", value: "AST-00012" });
+    expect(parseBomNumberFilter("asset_number_s:PM\\-00003")).toEqual({ field: "asset_number", value: "PM-00003" });
+    expect(() => parseBomNumberFilter("type_s:asset")).toThrow(SolrSyntaxError);
+    expect(() => parseBomNumberFilter('item_number_s:"open')).toThrow(SolrSyntaxError);
   });
 
   it("reads sort specs with Solr's message for a missing direction", () => {

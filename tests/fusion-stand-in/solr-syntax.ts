@@ -144,11 +144,14 @@ export function parseProductQuery(q: string): { itemNumber: string; id: string }
   }
 }
 
-/** The asset-BOM filter: `item_number_s:"A/B 1"` or `item_number_s:AB\-1` → the item number. */
-export function parseItemNumberFilter(fq: string): string {
+/**
+ * A BOM filter on one of a record's numbers: `item_number_s:"A/B 1"` or `asset_number_s:AST\-1` →
+ * the field (without its suffix) and the number.
+ */
+export function parseBomNumberFilter(fq: string): { field: "item_number" | "asset_number"; value: string } {
   const fail = syntaxFailer(fq);
   const r = new Reader(fq.trim());
-  if (!r.eat("item_number_s:")) fail("expected item_number_s:<value>");
+  const field = r.eat("item_number_s:") ? "item_number" : r.eat("asset_number_s:") ? "asset_number" : fail("expected item_number_s:<value> or asset_number_s:<value>");
   let value: string;
   if (r.text[r.pos] === '"') {
     value = r.phrase(fail);
@@ -167,7 +170,7 @@ export function parseItemNumberFilter(fq: string): string {
   }
   r.skipSpaces();
   if (!r.done) fail(`unexpected text at position ${r.pos}`);
-  return value;
+  return { field, value };
 }
 
 export interface SortClause {

@@ -15,7 +15,7 @@ import { OPEN_REDIRECTS } from "../open-redirects";
 import { freePort } from "../processes";
 import { searchUrl } from "../search-urls";
 import { cacheDb, startPortal, type TestPortal } from "./portal";
-import { get, url } from "./server";
+import { findAssetBom, get, url } from "./server";
 
 /** scripts/e2e-server.mjs's session secret for portals with sign-in on. */
 const SESSION_SECRET = "a-session-secret-for-the-tests-only";
@@ -85,11 +85,13 @@ const NOT_FORMS: [string, Record<string, string>, string][] = [
   ["a multipart type without its boundary", { "Content-Type": "multipart/form-data" }, "mode=dark"],
 ];
 let item: string;
+let head: string;
 
 beforeAll(async () => {
   const body = await (await get("/api/search?q=pump&rows=1")).json();
   item = body.data.docs[0].item_number_s;
   expect(item).toBeTruthy();
+  ({ head } = await findAssetBom());
 });
 
 describe("open redirects never leave the site", () => {
@@ -103,7 +105,8 @@ describe("open redirects never leave the site", () => {
     ["an item page", () => `/product/${encodeURIComponent(item)}`, "← Back"],
     ["a missing item's error panel", () => "/product/NO-SUCH-ITEM-0000", "← Back to Search"],
     ["a Where Used page", () => `/where-used/${encodeURIComponent(item)}`, null],
-    ["a BOM page or its error panel", () => `/bom/${encodeURIComponent(item)}`, "← Back"],
+    ["a BOM page", () => `/asset-bom/${encodeURIComponent(head)}`, "← Back to Search"],
+    ["an item's BOM error panel (it heads no BOM)", () => `/bom/${encodeURIComponent(item)}`, "← Back to Search"],
     ["a missing item's BOM error panel", () => "/bom/NO-SUCH-ITEM-0000", "← Back"],
   ];
 

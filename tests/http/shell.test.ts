@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../processes";
 import { searchUrl } from "../search-urls";
 import { cacheDb, startPortal, type TestPortal } from "./portal";
-import { url as suiteUrl } from "./server";
+import { findAssetBom, url as suiteUrl } from "./server";
 
 const SITE_URL = "https://www.example.com";
 const cookieValue = (value: unknown) => encodeURIComponent(Buffer.from(JSON.stringify(value)).toString("base64"));
@@ -25,6 +25,7 @@ const themeCookie = (mode: string) => `theme-storage=${cookieValue(mode)}`;
 let portal: TestPortal;
 let sso: TestPortal;
 let item: string;
+let head: string;
 
 /** A GET to the portal with the cookies given, not following redirects. */
 function get(pathAndQuery: string, cookie?: string, base = portal.url): Promise<Response> {
@@ -63,15 +64,9 @@ beforeAll(async () => {
     // Nothing listens at the issuer: the sign-in page itself never asks it.
     startPortal({ E2E_CATALOG_DB: cacheDb("shell-sso.db"), E2E_SAMPLE_ITEMS: "50", E2E_OIDC_ISSUER: `http://127.0.0.1:${await freePort()}`, SITE_URL }, ssoPort),
   ]);
-  // An item with a bill of materials, so that its BOM page is a page and not an error.
-  const docs = (await (await get("/api/search?q=MRO&rows=50")).json()).data.docs as { item_number_s: string }[];
-  for (const doc of docs) {
-    if ((await get(`/bom/${encodeURIComponent(doc.item_number_s)}/export.csv?type=all`)).status === 200) {
-      item = doc.item_number_s;
-      break;
-    }
-  }
-  expect(item, "an item with a BOM").toBeTruthy();
+  // An item used in an asset's bill of materials, and that asset: its BOM page is a page and not an error.
+  ({ component: item, head } = await findAssetBom((p) => get(p)));
+  expect(item, "an item on a BOM").toBeTruthy();
 }, 150_000);
 
 afterAll(async () => {
@@ -88,7 +83,7 @@ function pageTypes(): [string, string, number, string][] {
     ["export dialog", `${searchUrl({ q: "pump" })}&export=all`, 200, portal.url],
     ["item", `/product/${path}`, 200, portal.url],
     ["Where Used", `/where-used/${path}`, 200, portal.url],
-    ["BOM", `/bom/${path}`, 200, portal.url],
+    ["BOM", `/asset-bom/${encodeURIComponent(head)}`, 200, portal.url],
     ["404", "/no/such/page", 404, portal.url],
     ["sign-in", "/login", 200, sso.url],
     ["support", "/support", 200, portal.url],

@@ -124,15 +124,15 @@ describe("item, BOM and Where Used exports", () => {
     expect(await response.text()).toContain("Product not found");
   });
 
-  it("exports BOM records and Where Used sections, and refuses items without records", async () => {
-    // Find a component with BOM records by trying items in catalogue order.
+  it("exports Where Used sections and the BOMs they lead to, and refuses numbers without records", async () => {
+    // Find a component used in asset BOMs by trying items in catalogue order.
     const { docs } = await search("?rows=100");
     let found: { item: string; rows: string[][] } | null = null;
     for (const doc of docs) {
       const item = String(doc.item_number_s);
-      const response = await bomCsv(args(`/bom/${encodeURIComponent(item)}/export.csv?type=all`, { item }));
+      const response = await whereUsedCsv(args(`/where-used/${encodeURIComponent(item)}/export.csv?type=asset`, { item }));
       if (response.status === 200) {
-        expect(response.headers.get("Content-Disposition")).toContain(`bom-${item.toLowerCase()}-${today}.csv`);
+        expect(response.headers.get("Content-Disposition")).toContain(`where-used-asset-all-${item.toLowerCase()}-${today}.csv`);
         found = { item, rows: await csvOf(response) };
         break;
       }
@@ -140,18 +140,24 @@ describe("item, BOM and Where Used exports", () => {
       expect(await response.text()).toContain("No data available for export");
     }
     expect(found).not.toBeNull();
-    const rows = found!.rows;
-    expect(rows[0]).toEqual(["Type", "Org Code", "Item Number", "Asset Number", "Asset Serial Number", "Asset Group", "Asset Description"]);
-    expect(rows.slice(1).every((r) => r[2] === found!.item)).toBe(true);
-
-    const type = rows[1]![0] === "pm" ? "pm" : "asset";
-    const whereUsed = await whereUsedCsv(args(`/where-used/${found!.item}/export.csv?type=${type}`, { item: found!.item }));
-    expect(whereUsed.status).toBe(200);
-    expect(whereUsed.headers.get("Content-Disposition")).toContain(`where-used-${type}-all-${found!.item.toLowerCase()}-${today}.csv`);
-    const used = await csvOf(whereUsed);
-    expect(used[0]).toContain("Quantity");
+    const used = found!.rows;
+    expect(used[0]).toEqual(["Org Code", "Item Number", "Asset Number", "Asset Serial Number", "Asset Group", "Asset Description", "Quantity"]);
     expect(used.length - 1).toBeLessThanOrEqual(1000);
-    expect(used.length - 1).toBe(rows.filter((r) => r[0] === type).length);
+    expect(used.slice(1).every((r) => r[1] === found!.item)).toBe(true);
+
+    // The BOM of the first asset that uses it: its lines, the component among them.
+    const head = used[1]![2]!;
+    const bom = await bomCsv(args(`/bom/${encodeURIComponent(head)}/export.csv?type=all`, { item: head }));
+    expect(bom.status).toBe(200);
+    expect(bom.headers.get("Content-Disposition")).toContain(`bom-${head.toLowerCase()}-${today}.csv`);
+    const rows = await csvOf(bom);
+    expect(rows[0]).toEqual(["Type", "Org Code", "Item Number", "Asset Number", "Asset Serial Number", "Asset Group", "Asset Description"]);
+    expect(rows.slice(1).every((r) => r[0] === "asset" && r[3] === head)).toBe(true);
+    expect(rows.slice(1).map((r) => r[2])).toContain(found!.item);
+    // A component heads no BOM of its own.
+    const none = await bomCsv(args(`/bom/${encodeURIComponent(found!.item)}/export.csv?type=all`, { item: found!.item }));
+    expect(none.status).toBe(404);
+    expect(await none.text()).toContain("No data available for export");
 
     const badType = await whereUsedCsv(args(`/where-used/${found!.item}/export.csv?type=other`, { item: found!.item }));
     expect(badType.status).toBe(400);

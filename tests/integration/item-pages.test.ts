@@ -1,10 +1,19 @@
 import fs from "node:fs";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BomDoc, BomType } from "~/search/engine";
+import { generateBoms } from "~/search/engines/embedded/sample-data";
 import { readSignals } from "../support/signals";
 import { useTemporaryCatalog } from "./setup-catalog";
 
-const { dir } = useTemporaryCatalog(2000);
+const ITEMS = 2000;
+const { dir } = useTemporaryCatalog(ITEMS);
+
+/** The sample catalogue's BOMs (the catalogue is built from the same generator): head number → lines. */
+const boms = new Map<string, BomDoc[]>();
+for (const line of generateBoms(ITEMS)) boms.set(line.asset_number!, [...(boms.get(line.asset_number!) ?? []), line]);
+/** The first BOM head whose lines are all of `type`. */
+const headOf = (type: BomType) => [...boms].find(([, lines]) => lines.every((l) => l.type === type))![0];
 
 type Loader = (args: LoaderFunctionArgs) => unknown;
 const loaders: Record<string, Loader> = {};
@@ -41,20 +50,6 @@ async function thrown(promise: Promise<unknown>): Promise<{ status: number; body
     return { status: error.status, body: json ? await error.json() : null, location: error.headers.get("Location") ?? undefined };
   }
   throw new Error("expected the loader to throw");
-}
-
-/**
- * A loader's answer either way: the page data it returned, or the Response it threw. Any other
- * failure fails the test.
- */
-async function settle(promise: Promise<unknown>): Promise<{ page: any } | { status: number; body: any; location?: string }> {
-  let page: unknown;
-  try {
-    page = await promise;
-  } catch {
-    return thrown(promise);
-  }
-  return { page };
 }
 
 async function docs(query: string) {
@@ -164,7 +159,7 @@ describe("Where Used loader", () => {
     });
   });
 
-  it("names the item's description, and sends Back to Search to the search an item page came from", async () => {
+  it("names the item's description and keeps the page it was opened from as its way back", async () => {
     const [component] = await componentsByTypes();
     const search = "/crib-search/search?q=pump";
     const back = `/product/${encodeURIComponent(component!.item)}?back=${encodeURIComponent(search)}`;
@@ -172,63 +167,73 @@ describe("Where Used loader", () => {
     expect(typeof page.description).toBe("string");
     expect(page.description.length).toBeGreaterThan(0);
     expect(page.back).toBe(back);
-    const bom = await settle(call("bom", `/bom/${encodeURIComponent(component!.item)}?back=${encodeURIComponent(back)}`, { item: component!.item }));
-    expect("page" in bom ? bom.page.back : bom.status === 302 ? new URL(bom.location!, "http://x").searchParams.get("back") : bom.body.back).toBe(
-      "page" in bom || bom.status !== 302 ? search : back,
-    );
   });
 });
 
 describe("BOM loaders", () => {
-  it("redirects to the single-type page when every record has one type", async () => {
-    const redirects: string[] = [];
-    for (const component of (await componentsByTypes()).filter((c) => c.asset > 0 !== c.pm > 0)) {
-      const answer = await settle(call("bom", `/bom/${encodeURIComponent(component.item)}`, { item: component.item }));
-      if ("page" in answer) {
-        // The combined page is right only when the item also has "other" records.
-        expect(answer.page.sections.map((s: any) => s.title)).toEqual(["Asset BOM", "PM BOM", "Other BOM Items"]);
-        expect(answer.page.sections[2].total, `${component.item} is shown combined`).toBeGreaterThan(0);
-        continue;
-      }
-      expect(answer.status).toBe(302);
-      const target = component.asset > 0 ? "/asset-bom/" : "/pm-bom/";
-      expect(answer.location).toBe(`${target}${encodeURIComponent(component.item)}`);
-      redirects.push(target);
-    }
-    expect(redirects).toContain("/asset-bom/");
-    expect(redirects).toContain("/pm-bom/");
-
-    const pmOnly = (await componentsByTypes()).find((c) => c.pm > 0 && c.asset === 0)!;
-    const page = await call("pmBom", `/pm-bom/${pmOnly.item}`, { item: pmOnly.item });
-    expect(page.sections[0].title).toBe("PM BOM");
-    expect(page.sections[0].range).toBe(`1-${Math.min(20, pmOnly.pm)} of ${pmOnly.pm}`);
+  it("lists the lines of the BOM a number heads, each item leading to its page", async () => {
+    const head = headOf("asset");
+    const lines = boms.get(head)!;
+    const page = await call("assetBom", `/asset-bom/${head}`, { item: head });
+    const [section] = page.sections;
+    expect(section.title).toBe("Asset BOM");
+    expect(section.range).toBe(`1-${Math.min(20, lines.length)} of ${lines.length}`);
+    expect(section.rows.map((r: any) => r.item_number)).toEqual(lines.slice(0, 20).map((l) => l.item_number));
+    expect(new Set(section.rows.map((r: any) => r.asset_number))).toEqual(new Set([head]));
+    const row = section.rows[0];
+    expect(row.hrefs).toEqual({ item_number: `/product/${encodeURIComponent(row.item_number)}?back=${encodeURIComponent(`/asset-bom/${head}`)}` });
   });
 
-  it("says when there is no BOM data, per page type", async () => {
-    const unused = (await componentsByTypes()).filter((c) => c.asset === 0 && c.pm === 0);
-    let checked = 0;
-    for (const candidate of unused) {
-      const answer = await settle(call("bom", `/bom/${candidate.item}`, { item: candidate.item }));
-      if ("page" in answer) {
-        // A page is right only for an item with "other" records only.
-        expect(answer.page.sections.map((s: any) => s.total)).toEqual([0, 0, expect.any(Number)]);
-        expect(answer.page.sections[2].total, `${candidate.item} is shown`).toBeGreaterThan(0);
-        continue;
-      }
-      expect(answer).toMatchObject({ status: 404, body: { message: "No BOM data found for this item" } });
-      checked++;
-      break;
+  it("redirects /bom/{number} to the single-type page when every line has one type", async () => {
+    for (const type of ["asset", "pm"] as const) {
+      const head = headOf(type);
+      const answer = await thrown(call("bom", `/bom/${head}?back=%2Fcrib-search%2Fsearch%3Fq%3Dx`, { item: head }));
+      expect(answer.status).toBe(302);
+      expect(answer.location).toBe(`/${type}-bom/${head}?back=%2Fcrib-search%2Fsearch%3Fq%3Dx`);
     }
-    expect(checked).toBe(1);
-    const item = unused[0]!.item;
-    expect(await thrown(call("assetBom", `/asset-bom/${item}`, { item }))).toMatchObject({
-      status: 404,
-      body: { message: "No Asset BOM data found for this item" },
-    });
-    expect(await thrown(call("pmBom", `/pm-bom/${item}`, { item }))).toMatchObject({
-      status: 404,
-      body: { message: "No PM BOM data found for this item" },
-    });
+    // Tools' BOMs have no page of their own: the combined page shows them under "Other BOM Items".
+    const tool = headOf("other");
+    const page = await call("bom", `/bom/${tool}`, { item: tool });
+    expect(page.sections.map((s: any) => [s.title, s.total])).toEqual([
+      ["Asset BOM", 0],
+      ["PM BOM", 0],
+      ["Other BOM Items", boms.get(tool)!.length],
+    ]);
+  });
+
+  it("leads from a Where Used record to its BOM and back", async () => {
+    const busy = (await componentsByTypes()).sort((a, b) => b.asset - a.asset)[0]!;
+    const search = "/crib-search/search?q=pump";
+    const product = `/product/${encodeURIComponent(busy.item)}?back=${encodeURIComponent(search)}`;
+    const whereUsed = `/where-used/${encodeURIComponent(busy.item)}?back=${encodeURIComponent(product)}`;
+    const used = await call("whereUsed", whereUsed, { item: busy.item });
+    const row = used.sections[0].rows[0];
+    // The item is the same in every record: only the asset number leads on.
+    expect(Object.keys(row.hrefs)).toEqual(["asset_number"]);
+    const link = new URL(row.hrefs.asset_number, "http://x");
+    expect(link.pathname).toBe(`/bom/${row.asset_number}`);
+    expect(link.searchParams.get("back")).toBe(whereUsed);
+    const asset = await call("assetBom", `/asset-bom/${row.asset_number}${link.search}`, { item: row.asset_number });
+    expect(asset.sections[0].rows.map((r: any) => r.item_number)).toContain(busy.item);
+    expect(asset.back).toBe(search);
+    expect(asset.pageBack).toEqual({ href: whereUsed, label: "← Back to Where Used" });
+  });
+
+  it("says when a number heads no BOM, and leads a component to where it is used", async () => {
+    const component = (await componentsByTypes()).find((c) => c.asset > 0)!.item;
+    const search = "/crib-search/search?q=pump";
+    const related = { label: "View Where Used", href: `/where-used/${encodeURIComponent(component)}?back=${encodeURIComponent(search)}` };
+    const pages = [
+      ["bom", "No BOM data found for this item"],
+      ["assetBom", "No Asset BOM data found for this item"],
+      ["pmBom", "No PM BOM data found for this item"],
+    ] as const;
+    for (const [loader, message] of pages) {
+      const answer = await thrown(call(loader, `/x/${component}?back=${encodeURIComponent(search)}`, { item: component }));
+      expect(answer).toEqual({ status: 404, body: { message, back: search, related } });
+    }
+    // A number in no BOM at all: nothing to lead to.
+    expect(await thrown(call("bom", "/bom/NOPE-1", { item: "NOPE-1" }))).toEqual({ status: 404, body: { message: "No BOM data found for this item", back: "/crib-search" } });
     expect(await thrown(call("bom", "/bom/", { item: "" }))).toMatchObject({ status: 400, body: { message: "Item number not provided" } });
   });
 });
@@ -240,7 +245,8 @@ describe("signals", () => {
     await call("product", `/product/${doc!.id}`, { id: doc!.id });
     await call("whereUsed", `/where-used/${busy.item}?via=pdp_where_used`, { item: busy.item });
     await call("productCsv", `/product/${doc!.id}/export.csv`, { id: doc!.id });
-    for (const type of ["all", "asset"]) await call("bomCsv", `/bom/${busy.item}/export.csv?type=${type}`, { item: busy.item });
+    const head = headOf("asset");
+    for (const type of ["all", "asset"]) await call("bomCsv", `/bom/${head}/export.csv?type=${type}`, { item: head });
     await call("whereUsedCsv", `/where-used/${busy.item}/export.csv?type=asset`, { item: busy.item });
     const signals = await readSignals();
     expect(signals.some((s) => s.type === "view" && s.data.docId === doc!.id)).toBe(true);

@@ -89,13 +89,13 @@ describe("signals of a search through Fusion", () => {
     const qid = (await lastOf("search"))?.data.fusionQueryId;
     const row = page.view.rows[1]!;
     const url = new URL(row.href, "http://localhost");
-    const product = (await productLoader({ request: new Request(url, { headers: { Cookie: browser() } }), params: { id: row.itemNumber }, context: {} })) as { whereUsedHref: string; bomHref: string; neighbours: { prev: { href: string } | null } };
+    const product = (await productLoader({ request: new Request(url, { headers: { Cookie: browser() } }), params: { id: row.itemNumber }, context: {} })) as { whereUsedHref: string; neighbours: { prev: { href: string } | null } };
     const click = await lastOf("click");
     expect(click?.data).toMatchObject({ docId: "ITEM-2", position: 1, query: "pump", fusionQueryId: qid });
-    // The page's own address, and with it the way back from Where Used and BOM, is without the marks.
+    // The page's own address, and with it the way back from Where Used, is without the marks.
     const self = new URL(String(click?.data.url), "http://localhost");
     expect([...self.searchParams.keys()].sort()).toEqual(["back", "pos"]);
-    for (const href of [product.whereUsedHref, product.bomHref, product.neighbours.prev!.href]) {
+    for (const href of [product.whereUsedHref, product.neighbours.prev!.href]) {
       const back = new URL(href, "http://localhost").searchParams;
       expect(back.has("via") && back.get("via") === "result").toBe(false);
       expect(back.has("qid")).toBe(false);

@@ -6,9 +6,10 @@ export type CatalogDb = Database.Database;
 /**
  * Bumped whenever the on-disk layout changes; an older file is rebuilt at start-up (catalog-build)
  * or refused. 2: stemmed full-text index with weighted columns, part-number keys, vocabulary.
- * 3: CMPN and ACMPN searched and looked up as part numbers.
+ * 3: CMPN and ACMPN searched and looked up as part numbers. 4: BOM lines looked up by the asset,
+ * kit or tool that heads them.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 const SQL_TYPES: Record<ColumnType, string> = {
   string: "TEXT",
@@ -60,6 +61,7 @@ export function createIndexes(db: CatalogDb): void {
     CREATE INDEX number_keys_key ON number_keys(key, kind);
     CREATE UNIQUE INDEX bom_id ON bom(id);
     CREATE INDEX bom_item_type ON bom(item_number COLLATE NOCASE, type);
+    CREATE INDEX bom_asset_type ON bom(asset_number COLLATE NOCASE, type);
   `);
 }
 

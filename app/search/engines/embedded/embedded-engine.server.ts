@@ -17,7 +17,7 @@ import type {
   Sort,
 } from "../../engine";
 import { HIGHLIGHTED_FIELDS } from "../../catalog-fields";
-import { BOM_SORT_FIELDS, FACET_LIMIT } from "../../engine";
+import { BOM_SORT_FIELDS, bomKeyOf, FACET_LIMIT } from "../../engine";
 import { SearchError } from "../../errors";
 import { ident, readMeta, SCHEMA_VERSION, type CatalogDb } from "./catalog-db.server";
 import { type DocValues, isCatalogField, loadDocValues, NO_VALUE } from "./doc-values.server";
@@ -457,8 +457,9 @@ export class EmbeddedEngine implements SearchEngine {
 
   async bom(request: BomRequest): Promise<BomResponse> {
     const catalog = this.current();
-    const where = request.type ? "item_number = ? AND type = ?" : "item_number = ?";
-    const params = request.type ? [request.itemNumber, request.type] : [request.itemNumber];
+    const key = bomKeyOf(request);
+    const where = request.type ? `${key.field} = ? AND type = ?` : `${key.field} = ?`;
+    const params = request.type ? [key.value, request.type] : [key.value];
     const sort = request.sort && BOM_SORT_FIELDS.includes(request.sort.field) ? request.sort : null;
     const order = sort
       ? `${ident(sort.field)} IS NULL, ${ident(sort.field)} ${sort.direction === "desc" ? "DESC" : "ASC"}, rowid`

@@ -37,6 +37,8 @@ const BOMS: BomDoc[] = [
   { id: "B2", type: "asset", org_code: "LOU", item_number: "WR55X10942", asset_number: "AST-1", asset_serial_number: null, asset_group: "Line 1", asset_description: "Fridge line", quantity: 1 },
   { id: "B3", type: "pm", org_code: "SEL", item_number: "WR55X10942", asset_number: "PM-9", asset_serial_number: "S9", asset_group: null, asset_description: "PM kit", quantity: 4 },
   { id: "B4", type: "other", org_code: "SEL", item_number: "WD12X10304", asset_number: null, asset_serial_number: null, asset_group: null, asset_description: null, quantity: null },
+  { id: "B5", type: "asset", org_code: "LOU", item_number: "WD12X10304", asset_number: "AST-3", asset_serial_number: "S3", asset_group: "Line 2", asset_description: "Fridge line", quantity: 6 },
+  { id: "B6", type: "pm", org_code: "LOU", item_number: "WB44T10011", asset_number: "AST-3", asset_serial_number: "S3", asset_group: "Line 2", asset_description: "Fridge line PM", quantity: 1 },
 ];
 
 let dir: string;
@@ -270,6 +272,17 @@ describe("EmbeddedEngine lookups", () => {
     expect(bySerial.docs.map((d) => d.asset_serial_number)).toEqual(["S9", "S3", null]);
     const paged = await engine.bom({ itemNumber: "WR55X10942", start: 2, rows: 5 });
     expect(paged).toMatchObject({ total: 3, docs: [expect.objectContaining({ id: "B3" })] });
+  });
+
+  it("returns the lines of the BOMs a number heads, by type, whatever its case", async () => {
+    const lines = await engine.bom({ assetNumber: "AST-3", start: 0, rows: 20 });
+    expect(lines.docs.map((d) => d.id)).toEqual(["B1", "B5", "B6"]);
+    const assets = await engine.bom({ assetNumber: "ast-3", type: "asset", start: 0, rows: 20, sort: { field: "quantity", direction: "desc" } });
+    expect(assets.docs.map((d) => d.item_number)).toEqual(["WD12X10304", "WR55X10942"]);
+    expect((await engine.bom({ assetNumber: "AST-3", type: "pm", start: 0, rows: 20 })).docs.map((d) => d.item_number)).toEqual(["WB44T10011"]);
+    // A head is not a component, nor the other way round.
+    expect((await engine.bom({ itemNumber: "AST-3", start: 0, rows: 20 })).total).toBe(0);
+    expect((await engine.bom({ assetNumber: "WR55X10942", start: 0, rows: 20 })).total).toBe(0);
   });
 
   it("suggests item numbers by prefix", async () => {

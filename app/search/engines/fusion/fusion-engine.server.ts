@@ -1,4 +1,4 @@
-import { toDoc } from "../../engine";
+import { bomKeyOf, toDoc } from "../../engine";
 import type {
   BomRequest,
   BomResponse,
@@ -204,13 +204,17 @@ export class FusionEngine implements SearchEngine {
 
   async bom(request: BomRequest, context?: RequestContext): Promise<BomResponse> {
     const params = new URLSearchParams({ start: String(request.start), rows: String(request.rows), wt: "json" });
+    const key = bomKeyOf(request);
     let url: string;
     if (request.type === "asset") {
       if (request.sort) params.set("sort", `${ASSET_BOM_SORT_FIELDS[request.sort.field]} ${request.sort.direction}`);
-      params.set("fq", `item_number_s:${solrPhrase(request.itemNumber)}`);
+      params.set("fq", `${key.field}_s:${solrPhrase(key.value)}`);
       url = this.profileUrl(this.settings.assetBomProfile, params);
     } else {
-      params.set("itemNumber", request.itemNumber);
+      // The BOM profile looks components up by its `itemNumber` parameter; a BOM's lines are
+      // asked for with a filter on the number that heads them.
+      if (key.field === "item_number") params.set("itemNumber", key.value);
+      else params.set("fq", `asset_number_s:${solrPhrase(key.value)}`);
       if (request.type) params.set("type", request.type);
       if (request.sort) params.set("sort", `${request.sort.field} ${request.sort.direction}`);
       url = this.profileUrl(this.settings.bomProfile, params);

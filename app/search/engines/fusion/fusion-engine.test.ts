@@ -573,6 +573,24 @@ describe("FusionEngine.bom", () => {
     expect(untyped.has("sort")).toBe(false);
   });
 
+  it("asks for a BOM's lines by the number heading them: a filter on asset_number_s, on either profile", async () => {
+    const seen = recorder();
+    const answer = ({ request }: { request: Request }) => {
+      seen.record(request);
+      return HttpResponse.json({ response: { numFound: 0, start: 0, docs: [] } });
+    };
+    server.use(http.get(`${BASE}/api/apps/parts/query/asset-boms`, answer), http.get(`${BASE}/api/apps/parts/query/ge-appliances-boms`, answer));
+    await engine().bom({ assetNumber: 'AST "1"', type: "asset", start: 0, rows: 20 });
+    await engine().bom({ assetNumber: "AST-1", type: "pm", start: 0, rows: 20 });
+    const [asset, pm] = seen.requests.map((r) => new URL(r.url));
+    expect(asset?.pathname).toMatch(/\/asset-boms$/);
+    expect(asset?.searchParams.getAll("fq")).toEqual(['asset_number_s:"AST \\"1\\""']);
+    expect(pm?.pathname).toMatch(/\/ge-appliances-boms$/);
+    expect(pm?.searchParams.getAll("fq")).toEqual(['asset_number_s:"AST-1"']);
+    expect(pm?.searchParams.get("type")).toBe("pm");
+    expect(pm?.searchParams.has("itemNumber")).toBe(false);
+  });
+
   it("fails with the spec's text when the BOM profile is missing", async () => {
     server.use(http.get(`${BASE}/api/apps/parts/query/ge-appliances-boms`, () => new HttpResponse(null, { status: 404 })));
     expect((await rejection(engine().bom({ itemNumber: "I-1", start: 0, rows: 20 }))).message).toBe(MESSAGES.notFound);
