@@ -4,9 +4,12 @@
  * hydration, pressing a submit button that only exists without JavaScript).
  */
 import { expect, type APIRequestContext, type Locator, type Page, type Response, type TestInfo } from "@playwright/test";
+import * as probes from "../catalogue-probes";
+import type { ApiFacet, ApiSearch, ApiSearchParams, BomCounts, GetText } from "../catalogue-probes";
 import { HOME_PATH, SEARCH_PATH, searchUrl, urlWith } from "../search-urls";
 
 export { HOME_PATH, SEARCH_PATH, searchUrl, urlWith };
+export { exportDates, headingText, type ApiFacet, type ApiSearch, type BomCounts } from "../catalogue-probes";
 
 /** Facet keys (URL names) and the labels the panel shows. */
 export const FACET_LABELS = {
@@ -60,9 +63,6 @@ export function resultsHeading(page: Page): Locator {
   return page.locator("#results-heading");
 }
 
-export function headingText(total: number, query = ""): string {
-  return `${total} ${total === 1 ? "result" : "results"}${query ? ` for "${query}"` : ""}`;
-}
 
 /** The total shown in the results heading. */
 export async function shownTotal(page: Page): Promise<number> {
@@ -215,29 +215,16 @@ export function expectSortedColumn(values: string[], direction: "asc" | "desc", 
 // --------------------------------------------------------------------------------------------
 // Backend API, to find test data instead of hard-coding sample values
 
-export interface ApiFacet {
-  field: string;
-  values: { value: string; count: number }[];
-}
-export interface ApiSearch {
-  numFound: number;
-  docs: Record<string, unknown>[];
-  facets: ApiFacet[];
+/** Playwright's request context as the probes' GET (tests/catalogue-probes.ts). */
+function viaRequest(request: APIRequestContext): GetText {
+  return async (path) => {
+    const response = await request.get(path);
+    return { status: response.status(), text: () => response.text() };
+  };
 }
 
-export async function apiSearch(
-  request: APIRequestContext,
-  params: { q?: string; rows?: number; start?: number; sort?: string; filters?: Record<string, { value: string; type?: "include" | "exclude" }[]> } = {},
-): Promise<ApiSearch> {
-  const sp = new URLSearchParams();
-  sp.set("q", params.q ?? "");
-  if (params.rows !== undefined) sp.set("rows", String(params.rows));
-  if (params.start !== undefined) sp.set("start", String(params.start));
-  if (params.sort) sp.set("sort", params.sort);
-  if (params.filters) sp.set("filters", JSON.stringify(params.filters));
-  const response = await request.get(`/api/search?${sp}`);
-  expect(response.status(), `GET /api/search?${sp}`).toBe(200);
-  return (await response.json()).data as ApiSearch;
+export function apiSearch(request: APIRequestContext, params: ApiSearchParams = {}): Promise<ApiSearch> {
+  return probes.apiSearch(viaRequest(request), params);
 }
 
 export function apiFacet(result: ApiSearch, key: FacetKey): ApiFacet["values"] {
@@ -293,65 +280,12 @@ export async function bomColumnTexts(section: Locator, label: string): Promise<s
   }, label);
 }
 
-export interface BomCounts {
-  asset: number;
-  pm: number;
-  other: number;
+export function bomCounts(request: APIRequestContext, item: string): Promise<BomCounts> {
+  return probes.bomCounts(viaRequest(request), item);
 }
 
-const bomCountCache = new Map<string, BomCounts>();
-
-/**
- * How many BOM records of each type use an item. There is no JSON API for BOMs: this reads the
- * item's BOM export (`/bom/{item}/export.csv?type=all`, one record a line with its type first),
- * which answers 404 when the item has none. Cached per worker.
- */
-export async function bomCounts(request: APIRequestContext, item: string): Promise<BomCounts> {
-  const cached = bomCountCache.get(item);
-  if (cached) return cached;
-  const response = await request.get(`/bom/${encodeURIComponent(item)}/export.csv?type=all`);
-  const counts: BomCounts = { asset: 0, pm: 0, other: 0 };
-  if (response.status() === 200) {
-    const lines = (await response.text()).replace(/^\uFEFF/, "").split(/\r?\n/).slice(1);
-    for (const line of lines) {
-      const type = /^"?([a-z]+)"?,/.exec(line)?.[1];
-      if (type === "asset" || type === "pm" || type === "other") counts[type]++;
-    }
-  } else {
-    expect(response.status(), `BOM export of ${item}`).toBe(404);
-  }
-  bomCountCache.set(item, counts);
-  return counts;
-}
-
-/**
- * The first item (of a search, in result order) whose BOM counts satisfy `wanted`. Components with
- * many uses have item numbers starting MRO-, so that is the default search. Bounded: at most
- * `max` items are tried.
- */
-export async function findBomItem(
-  request: APIRequestContext,
-  wanted: (counts: BomCounts) => boolean,
-  what: string,
-  { q = "MRO", max = 300 }: { q?: string; max?: number } = {},
-): Promise<{ item: string; counts: BomCounts }> {
-  for (let start = 0; start < max; start += 100) {
-    const result = await apiSearch(request, { q, rows: Math.min(100, max - start), start });
-    for (const doc of result.docs) {
-      const item = String(doc.item_number_s ?? "");
-      if (!item) continue;
-      const counts = await bomCounts(request, item);
-      if (wanted(counts)) return { item, counts };
-    }
-    if (start + 100 >= result.numFound) break;
-  }
-  throw new Error(`no item that ${what} among the first ${max} results for "${q}"`);
-}
-
-/** Today's date as export file names write it (UTC), and the day before/after around midnight. */
-export function exportDates(): string[] {
-  const now = Date.now();
-  return [now - 60_000, now, now + 60_000].map((t) => new Date(t).toISOString().slice(0, 10));
+export function findBomItem(request: APIRequestContext, wanted: (counts: BomCounts) => boolean, what: string, options: { q?: string; max?: number } = {}) {
+  return probes.findBomItem(viaRequest(request), wanted, what, options);
 }
 
 /**

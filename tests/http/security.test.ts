@@ -14,6 +14,7 @@ import { CLIENT_SECRET, startIdp, type TestIdp } from "../idp/server";
 import { OPEN_REDIRECTS } from "../open-redirects";
 import { freePort } from "../processes";
 import { searchUrl } from "../search-urls";
+import { anchors, hrefs } from "./html";
 import { cacheDb, startPortal, type TestPortal } from "./portal";
 import { get, url } from "./server";
 
@@ -31,22 +32,6 @@ function staysOnSite(href: string, base: string): boolean {
   } catch {
     return false;
   }
-}
-
-const ENTITIES: Record<string, string> = { "&amp;": "&", "&quot;": '"', "&#x27;": "'", "&#39;": "'", "&lt;": "<", "&gt;": ">" };
-const decodeHtml = (text: string) => text.replace(/&(amp|quot|#x27|#39|lt|gt);/g, (entity) => ENTITIES[entity]!);
-
-/** Every href of a page, as the browser reads it. */
-function hrefs(html: string): string[] {
-  return [...html.matchAll(/\shref="([^"]*)"/g)].map((m) => decodeHtml(m[1]!));
-}
-
-/** The page's links with their text (tags stripped). */
-function anchors(html: string): { href: string; text: string }[] {
-  return [...html.matchAll(/<a\b[^>]*\shref="([^"]*)"[^>]*>([\s\S]*?)<\/a>/g)].map((m) => ({
-    href: decodeHtml(m[1]!),
-    text: decodeHtml(m[2]!.replace(/<[^>]*>/g, "")).trim(),
-  }));
 }
 
 /** Whether a response says nosniff, once: the envelope sets it for every answer. */
