@@ -26,7 +26,7 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   // The server's nonce for this answer, whose Content-Security-Policy header names it.
-  const nonce = typeof loadContext?.cspNonce === "string" ? loadContext.cspNonce : undefined;
+  const nonce = loadContext?.cspNonce;
   // The theme and lite mode even when the root loader could not answer (its error boundary renders the layout too).
   return readPreferences(request).then((preferences) =>
     inTurn(() => {

@@ -58,11 +58,12 @@ app.use((req, res, next) => {
     if (verdict.preflight) return void res.status(204).end();
     if (!verdict.refusal) {
       res.locals.cspNonce = verdict.cspNonce;
-      // Usage signals: the visitor's session (a cookie made on the first page) for the app to read.
+      // The request's own token, and the visitor's usage-signals session (a cookie made on the first page).
       if (!/^\/(build\/|favicon\.|embed\/widgets\.js$)/.test(req.path)) {
-        const session = envelope.signalSession(req.headers, request.client);
-        Object.assign(req.headers, session.requestHeaders);
-        if (session.setCookie) res.append("Set-Cookie", session.setCookie);
+        const admitted = envelope.admit(req.headers, request.client);
+        Object.assign(req.headers, admitted.requestHeaders);
+        res.locals.signals = admitted.signals;
+        if (admitted.setCookie) res.append("Set-Cookie", admitted.setCookie);
       }
       return next();
     }
@@ -77,7 +78,9 @@ app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable
 app.use(express.static("public", { maxAge: "1h" }));
 // The client's address as TRUST_PROXY establishes it (req.ip), not the proxy's.
 app.use(morgan(":remote-addr :method :url :status :res[content-length] - :response-time ms"));
-app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV, getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce }) }));
+// What was established above reaches loaders, actions and the render in the load context (app/web/load-context.ts).
+const getLoadContext = (_req, res) => ({ cspNonce: res.locals.cspNonce, signals: res.locals.signals });
+app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV, getLoadContext }));
 
 try {
   await envelope.prepare();

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { signalsApi } from "~/web/signals-api.server";
 
-export function action({ request }: ActionFunctionArgs) {
-  return signalsApi(request);
+export function action({ request, context }: ActionFunctionArgs) {
+  return signalsApi(request, context);
 }
 
-export function loader({ request }: LoaderFunctionArgs) {
-  return signalsApi(request);
+export function loader({ request, context }: LoaderFunctionArgs) {
+  return signalsApi(request, context);
 }

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { loadBomExport } from "~/web/exports.server";
+import { recordingSignals } from "~/web/signals.server";
 
-export function loader({ request, params }: LoaderFunctionArgs) {
-  return loadBomExport(request, params.item);
+export function loader(args: LoaderFunctionArgs) {
+  return recordingSignals(args, loadBomExport(args.request, args.params.item));
 }

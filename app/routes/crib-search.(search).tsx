@@ -3,14 +3,15 @@ import { useLoaderData } from "@remix-run/react";
 import { SearchPage } from "~/components/search-page";
 import { HOME_PATH } from "~/search/paths";
 import { loadSearchPage, pickHeaders } from "~/web/search-page.server";
+import { recordingSignals } from "~/web/signals.server";
 
 /**
  * The home page (`/crib-search`: every item, with the user's recent searches) and the results page
  * (`/crib-search/search?q=…`). One route module for both: the browser fetches one script for the
  * two, and going from one to the other keeps the page mounted.
  */
-export function loader({ request }: LoaderFunctionArgs) {
-  return loadSearchPage(request, { home: isHome(new URL(request.url).pathname) });
+export function loader(args: LoaderFunctionArgs) {
+  return recordingSignals(args, loadSearchPage(args.request, { home: isHome(new URL(args.request.url).pathname) }));
 }
 
 function isHome(pathname: string): boolean {

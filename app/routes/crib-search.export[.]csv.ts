@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { loadSearchExport } from "~/web/exports.server";
+import { recordingSignals } from "~/web/signals.server";
 
-export function loader({ request }: LoaderFunctionArgs) {
-  return loadSearchExport(request);
+export function loader(args: LoaderFunctionArgs) {
+  return recordingSignals(args, loadSearchExport(args.request));
 }

@@ -9,9 +9,10 @@ import { ProductImage } from "~/components/product-image";
 import { PrintDate } from "~/components/print-date";
 import { loadProductPage } from "~/web/product-page.server";
 import { watchViewDuration } from "~/signals/browser.client";
+import { recordingSignals } from "~/web/signals.server";
 
-export function loader({ request, params }: LoaderFunctionArgs) {
-  return loadProductPage(request, params.id);
+export function loader(args: LoaderFunctionArgs) {
+  return recordingSignals(args, loadProductPage(args.request, args.params.id));
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

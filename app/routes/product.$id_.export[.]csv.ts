@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { loadProductExport } from "~/web/exports.server";
+import { recordingSignals } from "~/web/signals.server";
 
-export function loader({ request, params }: LoaderFunctionArgs) {
-  return loadProductExport(request, params.id);
+export function loader(args: LoaderFunctionArgs) {
+  return recordingSignals(args, loadProductExport(args.request, args.params.id));
 }

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { loadExternalLink } from "~/web/exports.server";
+import { recordingSignals } from "~/web/signals.server";
 
-export function loader({ request, params }: LoaderFunctionArgs) {
-  return loadExternalLink(request, params.id);
+export function loader(args: LoaderFunctionArgs) {
+  return recordingSignals(args, loadExternalLink(args.request, args.params.id));
 }

@@ -6,9 +6,10 @@ import { Breadcrumbs } from "~/components/breadcrumbs";
 import { RouteErrorPanel } from "~/components/route-error-panel";
 import { PrintDate } from "~/components/print-date";
 import { loadWhereUsed } from "~/web/bom-pages.server";
+import { recordingSignals } from "~/web/signals.server";
 
-export function loader({ request, params }: LoaderFunctionArgs) {
-  return loadWhereUsed(request, params.item);
+export function loader(args: LoaderFunctionArgs) {
+  return recordingSignals(args, loadWhereUsed(args.request, args.params.item));
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

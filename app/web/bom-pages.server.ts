@@ -24,7 +24,7 @@ import { parseSearchParams } from "~/search/state";
 import { requireUser } from "./auth.server";
 import { backupOf } from "./backup.server";
 import { logFailure } from "./log.server";
-import { recordSignal } from "./signals.server";
+import { withSignals, type SignalInput } from "./signals.server";
 
 /** What the BOM and Where Used pages share: the item from the path, the way back, one section's page. */
 
@@ -260,12 +260,6 @@ export async function loadWhereUsed(request: Request, rawItem: string | undefine
   const product = services()
     .search.getProduct(item, context)
     .then((answer) => answer.value, () => undefined);
-  // Usage signals: the item page's "View Where Used", for an item that exists.
-  if (fromItemPage) {
-    services().signals.track(
-      product.then((value) => value && recordSignal(request, { type: "click", data: { action: "pdp_where_used", docId: value.id, itemNumber: item } })),
-    );
-  }
   let sections;
   try {
     sections = await Promise.all(WHERE_USED_SECTIONS.map((spec) => loadBomSection({ itemNumber: item }, spec, url, context)));
@@ -278,7 +272,9 @@ export async function loadWhereUsed(request: Request, rawItem: string | undefine
   if (doc === null && asset.total + pm.total === 0) {
     throw json({ message: `Item ${item} does not exist`, back: searchBack, notFound: true }, { status: 404 });
   }
-  return {
+  // Usage signals: the item page's "View Where Used", for an item that exists.
+  const signals: SignalInput[] = fromItemPage && doc ? [{ type: "click", data: { action: "pdp_where_used", docId: doc.id, itemNumber: item } }] : [];
+  const answer = {
     item,
     back,
     description: doc ? itemDescription(doc) ?? null : null,
@@ -287,4 +283,5 @@ export async function loadWhereUsed(request: Request, rawItem: string | undefine
     exportBase: exportCsvPath("/where-used", item),
     sorts: WHERE_USED_SORTS,
   };
+  return withSignals(answer, signals);
 }

@@ -20,7 +20,7 @@ import { PlatformUnavailable, type SearchService, type Source } from "~/search/s
 import { requireUser } from "./auth.server";
 import { logFailure } from "./log.server";
 import { problemPage } from "./problem-page.server";
-import { recordSignal } from "./signals.server";
+import { withSignals, type SignalInput } from "./signals.server";
 
 /** Spec: Where Used exports fetch the total first, then at most this many records. */
 export const WHERE_USED_EXPORT_MAX = 1000;
@@ -123,16 +123,20 @@ export async function loadSearchExport(request: Request) {
   const named = customFilename(exportRequest.filename) ?? exportFilename(scope === "all" ? "all-results" : `results-page-${state.page}`, new Date());
   // A file from the backup says so in its name, wherever it is kept.
   const filename = fromBackup ? backupFilename(named) : named;
+  // The conversion is the file sent whole: known once its last row is, never for a file cut short.
+  let sent: (rows: number) => void = () => undefined;
+  const conversion = new Promise<SignalInput>((resolve) => {
+    sent = (rows) => resolve({ type: "conversion", data: { format: "csv", numRecords: rows, fields: fields.map((f) => f.key), query: state.q, scope } });
+  });
   const body = csvStream({
     cursor,
     fields: names,
     labels,
     signal: request.signal,
-    onFinish: (rows) =>
-      void recordSignal(request, { type: "conversion", data: { format: "csv", numRecords: rows, fields: fields.map((f) => f.key), query: state.q, scope } }),
+    onFinish: (rows) => sent(rows),
     onError: (error, rows) => logFailure(`export (after ${rows} rows)`, error, { requestId, signal: request.signal }),
   });
-  return csvResponse(body, filename);
+  return withSignals(csvResponse(body, filename), [conversion]);
 }
 
 /** The shown page as a one-batch cursor. */
@@ -160,11 +164,12 @@ export async function loadBomExport(request: Request, rawItem: string | undefine
   }
   if (cursor.first.length === 0) return problemPage("No data available for export", 404, { backHref: bomPath(item) });
   const fields = type === "all" ? ["type", ...BOM_EXPORT_FIELDS] : BOM_EXPORT_FIELDS;
-  void recordSignal(request, { type: "click", data: { action: ACTIONS[type], docId: item, itemNumber: item } });
-  return csvResponse(
+  const click: SignalInput = { type: "click", data: { action: ACTIONS[type], docId: item, itemNumber: item } };
+  const file = csvResponse(
     csvStream({ cursor, fields, labels: BOM_EXPORT_LABELS, signal: request.signal }),
     exportFilename(`bom-${slug(item)}`, new Date()),
   );
+  return withSignals(file, [click]);
 }
 /** Where Used export per section: at most 1000 records, `where-used-{type}-all-{item}-{date}.csv`. */
 export async function loadWhereUsedExport(request: Request, rawItem: string | undefined) {
@@ -183,11 +188,12 @@ export async function loadWhereUsedExport(request: Request, rawItem: string | un
     return problemPage(`Export failed: ${userMessageOf(error)}`, 503, { backHref: whereUsedPath(item), retryHref: url.pathname + url.search });
   }
   if (cursor.first.length === 0) return problemPage("No data available for export", 404, { backHref: whereUsedPath(item) });
-  void recordSignal(request, { type: "click", data: { action: type === "asset" ? "where_used_asset_export" : "where_used_pm_export", docId: item, itemNumber: item } });
-  return csvResponse(
+  const click: SignalInput = { type: "click", data: { action: type === "asset" ? "where_used_asset_export" : "where_used_pm_export", docId: item, itemNumber: item } };
+  const file = csvResponse(
     csvStream({ cursor, fields: [...BOM_EXPORT_FIELDS, "quantity"], labels: BOM_EXPORT_LABELS, signal: request.signal }),
     exportFilename(`where-used-${type}-all-${slug(item)}`, new Date()),
   );
+  return withSignals(file, [click]);
 }
 /** The item detail page's Export: the item's fields in display order, one row. */
 export async function loadProductExport(request: Request, rawId: string | undefined) {
@@ -208,12 +214,14 @@ export async function loadProductExport(request: Request, rawId: string | undefi
   const fields = spec.map((row) => row.name);
   const labels = Object.fromEntries(spec.map((row) => [row.name, row.label]));
   const itemNumber = String(product.item_number_s ?? product.id);
-  void recordSignal(request, { type: "click", data: { action: "pdp_export", docId: product.id, itemNumber, title: titleOf(product) } });
-  void recordSignal(request, { type: "conversion", data: { format: "csv", numRecords: 1, fields, query: itemNumber, docId: product.id, scope: "item" } });
-  return csvResponse(csvDocument([product], fields, labels), exportFilename(`product-${slug(itemNumber)}`, new Date()));
+  const file = csvResponse(csvDocument([product], fields, labels), exportFilename(`product-${slug(itemNumber)}`, new Date()));
+  return withSignals(file, [
+    { type: "click", data: { action: "pdp_export", docId: product.id, itemNumber, title: titleOf(product) } },
+    { type: "conversion", data: { format: "csv", numRecords: 1, fields, query: itemNumber, docId: product.id, scope: "item" } },
+  ]);
 }
 /**
- * "View Details ↗": redirects to the item's own http(s) URL and records the click. The target is
+ * "View Details ↗": redirects to the item's own http(s) URL, with the click as its signal. The target is
  * read from the catalogue, never from the request, so this is no open redirect.
  */
 export async function loadExternalLink(request: Request, rawId: string | undefined) {
@@ -222,6 +230,5 @@ export async function loadExternalLink(request: Request, rawId: string | undefin
   const product = id && id.length <= 200 ? (await services().search.getProduct(id)).value : null;
   const target = product ? externalUrlOf(product) : null;
   if (!product || !target) throw new Response("Not found", { status: 404 });
-  void recordSignal(request, { type: "click", data: { action: "pdp_external_link", docId: product.id, url: target } });
-  return redirect(target);
+  return withSignals(redirect(target), [{ type: "click", data: { action: "pdp_external_link", docId: product.id, url: target } }]);
 }

@@ -10,7 +10,7 @@ import { requireUser } from "./auth.server";
 import { backParam } from "./bom-pages.server";
 import { backupOf } from "./backup.server";
 import { logFailure } from "./log.server";
-import { recordSignal } from "./signals.server";
+import { withSignals, type SignalInput } from "./signals.server";
 import type { Source } from "~/search/service";
 
 export interface Neighbour {
@@ -59,7 +59,7 @@ async function neighboursOf(
   };
 }
 
-/** /product/{id or item number}: the item, its neighbours in the search it came from, its links. */
+/** /product/{id or item number}: the item, its neighbours in the search it came from, its links; its view and result click. */
 export async function loadProductPage(request: Request, rawId: string | undefined) {
   await requireUser(request);
   const url = new URL(request.url);
@@ -99,16 +99,15 @@ export async function loadProductPage(request: Request, rawId: string | undefine
   });
   const itemNumber = String(product.item_number_s ?? product.id);
   const self = `${url.pathname}${url.search}`;
-  void recordSignal(request, {
-    type: "view",
-    data: { docId: product.id, title: titleOf(product), category: product.category_s == null ? null : String(product.category_s), itemNumber },
-  });
+  const signals: SignalInput[] = [
+    { type: "view", data: { docId: product.id, title: titleOf(product), category: product.category_s == null ? null : String(product.category_s), itemNumber } },
+  ];
   // The result click, when the item really is at that place in that search (the neighbours were
   // found there): a made-up link records nothing; the same item again from the same session within
   // a while (a reload, Back and Forward, a replayed link) is the click already counted (signals.server.ts).
   const validQueryId = queryId && isQueryId(queryId) ? queryId : null;
   if (fromResults && neighbours.position !== null) {
-    void recordSignal(request, {
+    signals.push({
       type: "click",
       data: {
         docId: product.id,
@@ -138,5 +137,5 @@ export async function loadProductPage(request: Request, rawId: string | undefine
     // Usage signals: the browser reports the time spent on the page (app/signals/browser.client.ts).
     signals: { docId: product.id, enabled: services().signals.enabled },
   };
-  return page;
+  return withSignals(page, signals);
 }

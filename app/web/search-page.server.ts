@@ -1,4 +1,4 @@
-import { json, redirect } from "@remix-run/node";
+import { json, redirect, type TypedResponse } from "@remix-run/node";
 import { buildExportDialog, exportScopeOf, isViewParam } from "~/export/export-dialog.server";
 import { pageContext } from "~/web/http.server";
 import { services } from "~/registry.server";
@@ -15,8 +15,7 @@ import { requireUser } from "./auth.server";
 import { backupOf, exportBackupText } from "./backup.server";
 import { logFailure } from "./log.server";
 import { addRecentSearch, readRecentSearches, serializeRecentSearches } from "./recent-searches.server";
-// Usage signals (issue 22).
-import { recordSignal } from "./signals.server";
+import { withSignals, type SignalInput, type Signalled } from "./signals.server";
 import { facetClickOf } from "./signals-facets.server";
 
 /**
@@ -63,8 +62,8 @@ function pickListHref(state: SearchState, config: SearchConfig): string {
 }
 
 /** The usage signals of a search (and of the facet click that led to it); with Fusion's query id when Fusion answered. */
-function recordSearch(request: Request, state: SearchState, answer: Answer<SearchResponse>, queryId: string | undefined): void {
-  void recordSignal(request, {
+function searchSignals(request: Request, state: SearchState, answer: Answer<SearchResponse>, queryId: string | undefined): SignalInput[] {
+  const search: SignalInput = {
     type: "search",
     data: {
       query: state.q,
@@ -75,9 +74,9 @@ function recordSearch(request: Request, state: SearchState, answer: Answer<Searc
       engine: answer.engine,
       ...(queryId ? { fusionQueryId: queryId } : {}),
     },
-  });
+  };
   const facet = facetClickOf(request, state, services().searchConfig);
-  if (facet) void recordSignal(request, { type: "facet", data: facet });
+  return facet ? [search, { type: "facet", data: facet }] : [search];
 }
 
 type PageContext = RequestContext & { requestId: string };
@@ -85,23 +84,25 @@ type PageContext = RequestContext & { requestId: string };
 /**
  * A fresh search that is exactly one item's item number or manufacturer part number opens that
  * item (a redirect, so it works without JavaScript and the search is one Back away); the item
- * page's Back leads to the list. Recorded as a search and a click. A failed look-up shows the list.
+ * page's Back leads to the list. Its signals are a search and a click. A failed look-up shows the list.
  */
-async function jumpToItem(request: Request, url: URL, state: SearchState, config: SearchConfig, context: PageContext): Promise<void> {
+async function jumpToItem(request: Request, url: URL, state: SearchState, config: SearchConfig, context: PageContext): Promise<Signalled<TypedResponse<never>> | null> {
   const key = jumpKeyOf(state, url.searchParams);
-  if (!key || [...url.searchParams.keys()].some(isViewParam)) return;
+  if (!key || [...url.searchParams.keys()].some(isViewParam)) return null;
   const answer = await services().search.findByNumber(state.q, 2, context).catch((error: unknown) => {
     logFailure("the look-up of a number", error, context);
     return null;
   });
   const doc = answer ? jumpTarget(answer.value, key) : null;
-  if (!answer || !doc) return;
+  if (!answer || !doc) return null;
   const itemNumber = String(doc.item_number_s ?? doc.id);
   const list = listHref(searchHref(state, config));
-  recordSearch(request, state, { ...answer, value: { docs: [doc], total: 1, facets: [], highlighting: {}, suggestions: [] } }, undefined);
-  // The jump is the click on the one result the search would have listed.
-  void recordSignal(request, { type: "click", data: { docId: doc.id, position: 0, query: state.q, title: itemNumber, url: productPath(itemNumber), itemNumber } });
-  throw redirect(withBack(productPath(itemNumber), list));
+  const signals: SignalInput[] = [
+    ...searchSignals(request, state, { ...answer, value: { docs: [doc], total: 1, facets: [], highlighting: {}, suggestions: [] } }, undefined),
+    // The jump is the click on the one result the search would have listed.
+    { type: "click", data: { docId: doc.id, position: 0, query: state.q, title: itemNumber, url: productPath(itemNumber), itemNumber } },
+  ];
+  return withSignals(redirect(withBack(productPath(itemNumber), list)), signals);
 }
 
 /**
@@ -117,16 +118,18 @@ async function widerSearch(request: Request, state: SearchState, config: SearchC
 
 /**
  * The redirects a results URL may answer with before any search: the header's "Search all items"
- * without JavaScript, a number that opens its item, and the canonical URL.
+ * without JavaScript, a number that opens its item (returned with its signals), and the canonical URL.
  */
-async function redirectFirst(request: Request, url: URL, state: SearchState, config: SearchConfig, context: PageContext): Promise<void> {
+async function redirectFirst(request: Request, url: URL, state: SearchState, config: SearchConfig, context: PageContext) {
   // The header's "Search all items" without JavaScript: the query alone, without the refinement
   // its form carried along (docs/decisions/015).
   if (url.searchParams.get("all") === "1") throw redirect(searchHref({ ...EMPTY_STATE, q: state.q }, config));
   // Before the canonical redirect: a number typed with stray spaces opens its item in one hop.
-  await jumpToItem(request, url, state, config, context);
+  const jump = await jumpToItem(request, url, state, config, context);
+  if (jump) return jump;
   const canonical = canonicalRedirect(url, state, config);
   if (canonical) throw redirect(canonical);
+  return null;
 }
 
 /** The export dialog asked for by the URL (`export=all|page`), with its preview rows; null without one. */
@@ -187,7 +190,7 @@ function failedSearchPage(error: unknown, url: URL, request: Request, requestId:
   );
 }
 
-/** Loads a search results page from its URL: the search route and the home page share it. */
+/** Loads a search results page from its URL, with its usage signals: the search route and the home page share it. */
 export async function loadSearchPage(request: Request, options: { home?: boolean } = {}) {
   await requireUser(request);
   const url = new URL(request.url);
@@ -198,7 +201,8 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
   // One deadline for the page's calls to the platform: the number's look-up and the search.
   const context = pageContext(request);
   const requestId = context.requestId;
-  if (!options.home) await redirectFirst(request, url, state, config, context);
+  const jump = options.home ? null : await redirectFirst(request, url, state, config, context);
+  if (jump) return jump;
   const started = performance.now();
   try {
     const answer = await service.search(searchRequestOf(state, config), context);
@@ -218,9 +222,9 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
       ...(queryId ? { queryId } : {}),
     });
     // A search, not the home page's list nor a dialog or a facet's value search over the same results.
-    if (!options.home && ![...url.searchParams.keys()].some(isViewParam)) recordSearch(request, state, answer, queryId);
+    const isSearch = !options.home && ![...url.searchParams.keys()].some(isViewParam);
     const { headers, recentSearches } = await headersAndRecent(request, state, answer, started);
-    return json(
+    const page = json(
       {
         view,
         exportDialog: await exportDialogOf(url, state, answer, requestId),
@@ -237,6 +241,7 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
       },
       { headers },
     );
+    return withSignals(page, isSearch ? searchSignals(request, state, answer, queryId) : []);
   } catch (error) {
     if (error instanceof Response) throw error;
     return failedSearchPage(error, url, request, requestId);

@@ -61,7 +61,7 @@ export function serverEnvelope() {
     shutdownDrainMs: config.shutdownDrainMs,
     replicaId: config.replicaId,
     async check(request: EnvelopeRequest): Promise<Verdict> {
-      // Only this server names a request's token (signalSession below); a client's is dropped.
+      // Only this server names a request's token (admit below); a client's is dropped.
       delete request.headers[REQUEST_TOKEN_HEADER];
       const verdict = verdictOf(request);
       if (verdict.refusal || verdict.charges.length === 0) return verdict;
@@ -71,12 +71,14 @@ export function serverEnvelope() {
       return refusal ? overLimit(verdict, refusal.kind, refusal.retryAfterSeconds) : verdict;
     },
     /**
-     * The headers the app reads (the request's own token, and for usage signals the visitor's
-     * session and address: signals.server.ts) and the signals cookie of a first visit.
+     * What the app is handed with a request the envelope let through: the request's own token (a
+     * header, which auth reads), the visitor's usage-signals session for the load context, its
+     * cookie read once here (signals.server.ts), and the signals cookie of a first visit.
      */
-    signalSession(headers: EnvelopeRequest["headers"], client: string) {
-      const session = signalSession(headers, client);
-      return { ...session, requestHeaders: { ...session.requestHeaders, [REQUEST_TOKEN_HEADER]: randomUUID() } };
+    admit(headers: EnvelopeRequest["headers"], client: string) {
+      const cookie = Array.isArray(headers.cookie) ? headers.cookie.join("; ") : headers.cookie;
+      const { session, setCookie } = signalSession(cookie, client);
+      return { requestHeaders: { [REQUEST_TOKEN_HEADER]: randomUUID() }, signals: session, setCookie };
     },
     refuse(request: EnvelopeRequest, verdict: Verdict): Response {
       const requestId = requestIdOf(new Request("http://portal.invalid/", { headers: { "x-request-id": String(request.headers["x-request-id"] ?? "") } }));

@@ -1,3 +1,4 @@
+import type { AppLoadContext } from "@remix-run/node";
 import { services } from "~/registry.server";
 import { MAX_BATCH, SignalBatchSchema } from "~/signals/model.server";
 import { apiData, apiError, handleApi } from "./api.server";
@@ -43,10 +44,10 @@ function isSameSite(request: Request): boolean {
 
 /**
  * POST /api/signals `{signals, source, version}`: what only the browser knows (the time spent on an
- * item page, a type-ahead pick), stored under the server's session and user (a client cannot name
- * either), once per event id.
+ * item page, a type-ahead pick), stored under the server's session (the load context's) and user
+ * (a client cannot name either), once per event id.
  */
-export function signalsApi(request: Request) {
+export function signalsApi(request: Request, context: AppLoadContext) {
   return handleApi(request, async ({ requestId }) => {
     if (request.method !== "POST") return apiError("Signals are sent with POST.", 405, requestId);
     // The envelope refuses cross-site posts before the app; this holds without it too.
@@ -65,8 +66,7 @@ export function signalsApi(request: Request) {
     if (!parsed.success) return apiError(`Not a batch of signals: ${describeZodError(parsed.error)}`, 400, requestId);
     const signals = services().signals;
     if (!signals.enabled) return apiData({ stored: 0, duplicates: 0, enabled: false }, requestId, { status: 202 });
-    const context = await signalContextOf(request);
-    const stored = signals.acceptFromClient(parsed.data.signals, context);
+    const stored = signals.acceptFromClient(parsed.data.signals, await signalContextOf(request, context));
     if (stored === null) {
       return apiError("Too many signals from this session. Please wait a moment.", 429, requestId);
     }

@@ -1,21 +1,23 @@
 import { createHash, randomBytes } from "node:crypto";
+import type { AppLoadContext } from "@remix-run/node";
 import { services } from "~/registry.server";
-import type { Outcome, SignalContext, SignalInput } from "~/signals/signals.server";
+import type { SignalContext, SignalInput } from "~/signals/signals.server";
 import { readSessionCookie, sessionCookie } from "./signals-cookie.server";
+
+export type { SignalInput };
 
 /**
  * The usage signals' side of the web layer: the visitor's session (a random id in an HttpOnly
- * cookie made on the first page, signed so a made-up id is no session) and the recording of a
- * signal with the session and the signed-in user.
+ * cookie made on the first page, signed so a made-up id is no session), and the one recorder of
+ * the signals pages produce (docs/decisions/035).
  *
- * scripts/server.mjs, before Remix, calls `signalSession`: with no valid cookie it makes one and
- * hands the new id to the app in `x-crib-fresh-session`, and the client's address in
- * `x-crib-client` (both headers are the server's own: whatever a client sends under those names is
- * removed first).
+ * scripts/server.mjs reads the cookie once per request, before Remix (`signalSession`, through the
+ * envelope), and hands the session to loaders and actions in the load context, as it hands the
+ * nonce: nothing about it travels in a request header, so nothing a client sends can name it.
  */
 
-const FRESH = "x-crib-fresh-session";
-const CLIENT = "x-crib-client";
+/** Who signals are from, as far as the HTTP server knows before the app runs: all but the signed-in user. */
+export type SignalSession = Omit<SignalContext, "userId">;
 
 function cookieName(): string {
   return services().config.appUrl.startsWith("https:") ? "__Host-crib-sid" : "crib-sid";
@@ -26,51 +28,83 @@ function cookieSecret(): string {
   return (secret ??= services().signals.secret("session-cookie"));
 }
 
-/** The session id of a request's signals cookie, or null when it has none of ours. */
-function verified(cookieHeader: string | null | undefined): string | null {
-  return readSessionCookie(cookieHeader, cookieName(), cookieSecret());
+/** A client without a valid session cookie, told apart by its address (hashed: the address itself is kept nowhere). */
+function byClient(client: string): string {
+  return `client:${createHash("sha256").update(client).digest("base64url").slice(0, 22)}`;
 }
 
-type Headers = Record<string, string | string[] | undefined>;
+/** A request the HTTP server did not hand over (`remix dev`, a test calling a loader): no session, an unknown client. */
+const NO_SESSION: SignalSession = { sessionId: null, identity: byClient("unknown") };
 
 /**
- * For scripts/server.mjs: the request headers to set for the app and, for a visitor without a
- * valid session, the cookie that starts one. Nothing with signals off.
+ * For scripts/server.mjs, once per request: the visitor's session from the request's Cookie header
+ * and the client's address and, for a visitor without a valid cookie, the cookie that starts one.
+ * With signals off no cookie is read or made.
  */
-export function signalSession(headers: Headers, client: string): { requestHeaders: Record<string, string>; setCookie: string | null } {
-  delete headers[FRESH];
-  delete headers[CLIENT];
-  const requestHeaders: Record<string, string> = { [CLIENT]: client };
-  if (!services().signals.enabled) return { requestHeaders, setCookie: null };
-  const cookie = Array.isArray(headers.cookie) ? headers.cookie.join("; ") : headers.cookie;
-  if (verified(cookie)) return { requestHeaders, setCookie: null };
+export function signalSession(cookieHeader: string | undefined, client: string): { session: SignalSession; setCookie: string | null } {
+  if (!services().signals.enabled) return { session: { sessionId: null, identity: byClient(client) }, setCookie: null };
+  const fromCookie = readSessionCookie(cookieHeader, cookieName(), cookieSecret());
+  if (fromCookie) return { session: { sessionId: fromCookie, identity: fromCookie }, setCookie: null };
+  // A first page, or a client that keeps no cookies: the duplicate and flood checks count such
+  // clients by address, so replaying a link without its cookie counts once.
   const id = randomBytes(16).toString("base64url");
-  requestHeaders[FRESH] = id;
-  return { requestHeaders, setCookie: sessionCookie(cookieName(), id, cookieSecret()) };
+  return { session: { sessionId: id, identity: byClient(client) }, setCookie: sessionCookie(cookieName(), id, cookieSecret()) };
 }
 
-/** The session, the user and the identity the duplicate and flood checks count by. */
-export async function signalContextOf(request: Request): Promise<SignalContext> {
+/** The session the HTTP server handed over with the request, and the signed-in user. */
+export async function signalContextOf(request: Request, context: AppLoadContext): Promise<SignalContext> {
   const { auth } = services();
   const user = auth ? await auth.user(request).catch(() => null) : null;
-  const fromCookie = verified(request.headers.get("Cookie"));
-  const fresh = request.headers.get(FRESH);
-  const sessionId = fromCookie ?? (fresh && /^[A-Za-z0-9_-]{22}$/.test(fresh) ? fresh : null);
-  // A request without a valid session cookie is a first page, or a client that keeps no cookies:
-  // such clients are told apart by address, so replaying a link without its cookie counts once.
-  const client = request.headers.get(CLIENT) ?? "unknown";
-  const identity = fromCookie ?? `client:${createHash("sha256").update(client).digest("base64url").slice(0, 22)}`;
-  return { sessionId, userId: user?.id ?? null, identity };
+  return { ...(context.signals ?? NO_SESSION), userId: user?.id ?? null };
 }
 
-/** Records a signal that happened on this request; never fails the page. */
-export function recordSignal(request: Request, input: SignalInput): Promise<Outcome> {
-  const signals = services().signals;
-  if (!signals.enabled) return Promise.resolve("off");
-  const work = signalContextOf(request).then((context) => signals.recordSoon(input, context));
-  signals.track(work);
-  return work.catch((error: unknown) => {
-    console.error("Signal could not be recorded:", error);
-    return "invalid" as const;
-  });
+/**
+ * A usage signal a page produced: known when the page answers, or a promise of one that comes
+ * later (a download's conversion once its last row is sent), null when it never does.
+ */
+export type PageSignal = SignalInput | Promise<SignalInput | null>;
+
+/** A page's answer with the usage signals it produced; a page that produced none returns its answer alone. */
+export class Signalled<T> {
+  constructor(
+    readonly answer: T,
+    readonly signals: readonly PageSignal[],
+  ) {}
+}
+
+/** The page's `answer`, and `signals` for the route's recorder ({@link recordingSignals}) to record. */
+export function withSignals<T>(answer: T, signals: readonly PageSignal[]): Signalled<T> {
+  return new Signalled(answer, signals);
+}
+
+/** What a page that may produce signals answers with. */
+export type AnswerOf<P> = P extends Signalled<infer T> ? T : P;
+
+/** A page's answer, whether it produced signals or not. */
+export function answerOf<P>(result: P): AnswerOf<P> {
+  return (result instanceof Signalled ? result.answer : result) as AnswerOf<P>;
+}
+
+/**
+ * The one recorder of the pages' usage signals, a side channel as InstantSearch's insights
+ * middleware is: a route hands it its page, it records the signals the page returned with the
+ * request's session (the load context's) and user, and answers with the page's answer. Recording
+ * never fails or delays the page.
+ */
+export async function recordingSignals<P>(args: { request: Request; context: AppLoadContext }, page: Promise<P>): Promise<AnswerOf<P>> {
+  const result = await page;
+  const recorder = services().signals;
+  if (!(result instanceof Signalled) || !recorder.enabled) return answerOf(result);
+  // One look-up of the user for all of the page's signals, and none for a page whose promised signals never came.
+  let who: Promise<SignalContext> | undefined;
+  const record = (input: SignalInput) => {
+    const work = (who ??= signalContextOf(args.request, args.context)).then((context) => recorder.recordSoon(input, context));
+    recorder.track(work);
+    void work.catch((error: unknown) => console.error("Signal could not be recorded:", error));
+  };
+  for (const signal of result.signals) {
+    if (signal instanceof Promise) void signal.then((input) => input && record(input), () => undefined);
+    else record(signal);
+  }
+  return answerOf(result);
 }

@@ -17,7 +17,6 @@ import {
   currentPath,
   exportDates,
   findBomHead,
-  findBomItem,
   isJs,
   openSearch,
   renderedText,
@@ -418,38 +417,5 @@ test.describe("item, BOM and Where Used exports", () => {
     const itemNumbers = (rows: Record<string, string>[]) => rows.map((r) => r["Item Number"]).sort();
     expect(itemNumbers(assets.rows)).toEqual(itemNumbers(csv.rows));
     expect((await page.request.get(`/bom/${encodeURIComponent(head)}/export.csv?type=pm`)).status()).toBe(404);
-  });
-
-  test("Where Used export: the section's records up to 1000, where-used-asset-all-{item}-{date}.csv", async ({ page, request }) => {
-    const { item, counts } = await findBomItem(request, (c) => c.asset > 5, "is used in more than 5 asset BOMs");
-    const response = await page.request.get(`/where-used/${encodeURIComponent(item)}/export.csv?type=asset`);
-    expect(response.status()).toBe(200);
-    const disposition = response.headers()["content-disposition"];
-    const name = filenameOf(disposition);
-    expect(exportDates().map((d) => `where-used-asset-all-${slug(item)}-${d}.csv`)).toContain(name);
-    expectAttachment(disposition, name);
-    const csv = parse(await response.text());
-    expect(csv.headers).toEqual(["Org Code", "Item Number", "Asset Number", "Asset Serial Number", "Asset Group", "Asset Description", "Quantity"]);
-    expect(csv.rows.length).toBeLessThanOrEqual(1000);
-    expect(csv.rows).toHaveLength(Math.min(counts.asset, 1000));
-
-    // The same as the page's first rows in its default order (item number, all equal here) — and
-    // the page's own export link names this file.
-    await page.goto(`/where-used/${encodeURIComponent(item)}`);
-    await expect(page.locator("section.bom-section").first().locator(".range")).toHaveText(`1-5 of ${counts.asset}`);
-  });
-
-  test("an export without records answers 404 with No data available for export", async ({ page, request }) => {
-    const { item } = await findBomItem(request, (c) => c.asset + c.pm === 0, "is in no BOM");
-    for (const url of [
-      `/bom/${encodeURIComponent(item)}/export.csv?type=all`,
-      `/where-used/${encodeURIComponent(item)}/export.csv?type=asset`,
-      `/where-used/${encodeURIComponent(item)}/export.csv?type=pm`,
-    ]) {
-      const response = await page.goto(url);
-      expect(response?.status(), url).toBe(404);
-      await expect(page.getByRole("heading", { name: "No data available for export", exact: true }), url).toBeVisible();
-      await expect(page.getByRole("link", { name: "← Back" })).toBeVisible();
-    }
   });
 });

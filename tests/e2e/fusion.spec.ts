@@ -316,11 +316,3 @@ test("type-ahead, switched on, suggests from Fusion as one types; arrows and Ent
   await page.goBack();
   await expect.poll(() => sent.find((signal) => signal.type === "view")?.data, { timeout: 15_000 }).toMatchObject({ docId: expect.any(String), viewDuration: expect.any(Number) });
 });
-
-test("health and readiness report the serving engine and the breaker", async ({ request }) => {
-  const health = await (await request.get("/api/health")).json();
-  expect(health.data.engines).toMatchObject({ serving: "fusion", fallback: "embedded", primary: { name: "fusion", breaker: { state: "closed" } } });
-  const ready = await request.get("/api/ready");
-  expect(ready.status()).toBe(200);
-  expect((await ready.json()).data.engines.serving).toBe("fusion");
-});

@@ -4,10 +4,12 @@
  * hydration, pressing a submit button that only exists without JavaScript).
  */
 import { expect, type APIRequestContext, type Locator, type Page, type Response, type TestInfo } from "@playwright/test";
-import Papa from "papaparse";
+import * as probes from "../catalogue-probes";
+import type { ApiFacet, ApiSearch, ApiSearchParams, BomCounts, ComponentUses, GetText, ProbeOptions } from "../catalogue-probes";
 import { HOME_PATH, SEARCH_PATH, searchUrl, urlWith } from "../search-urls";
 
 export { HOME_PATH, SEARCH_PATH, searchUrl, urlWith };
+export { exportDates, headingText, type ApiFacet, type ApiSearch, type BomCounts } from "../catalogue-probes";
 
 /** Facet keys (URL names) and the labels the panel shows. */
 export const FACET_LABELS = {
@@ -61,9 +63,6 @@ export function resultsHeading(page: Page): Locator {
   return page.locator("#results-heading");
 }
 
-export function headingText(total: number, query = ""): string {
-  return `${total} ${total === 1 ? "result" : "results"}${query ? ` for "${query}"` : ""}`;
-}
 
 /** The total shown in the results heading. */
 export async function shownTotal(page: Page): Promise<number> {
@@ -216,29 +215,16 @@ export function expectSortedColumn(values: string[], direction: "asc" | "desc", 
 // --------------------------------------------------------------------------------------------
 // Backend API, to find test data instead of hard-coding sample values
 
-export interface ApiFacet {
-  field: string;
-  values: { value: string; count: number }[];
-}
-export interface ApiSearch {
-  numFound: number;
-  docs: Record<string, unknown>[];
-  facets: ApiFacet[];
+/** Playwright's request context as the probes' GET (tests/catalogue-probes.ts). */
+function viaRequest(request: APIRequestContext): GetText {
+  return async (path) => {
+    const response = await request.get(path);
+    return { status: response.status(), text: () => response.text() };
+  };
 }
 
-export async function apiSearch(
-  request: APIRequestContext,
-  params: { q?: string; rows?: number; start?: number; sort?: string; filters?: Record<string, { value: string; type?: "include" | "exclude" }[]> } = {},
-): Promise<ApiSearch> {
-  const sp = new URLSearchParams();
-  sp.set("q", params.q ?? "");
-  if (params.rows !== undefined) sp.set("rows", String(params.rows));
-  if (params.start !== undefined) sp.set("start", String(params.start));
-  if (params.sort) sp.set("sort", params.sort);
-  if (params.filters) sp.set("filters", JSON.stringify(params.filters));
-  const response = await request.get(`/api/search?${sp}`);
-  expect(response.status(), `GET /api/search?${sp}`).toBe(200);
-  return (await response.json()).data as ApiSearch;
+export function apiSearch(request: APIRequestContext, params: ApiSearchParams = {}): Promise<ApiSearch> {
+  return probes.apiSearch(viaRequest(request), params);
 }
 
 export function apiFacet(result: ApiSearch, key: FacetKey): ApiFacet["values"] {
@@ -294,117 +280,20 @@ export async function bomColumnTexts(section: Locator, label: string): Promise<s
   }, label);
 }
 
-export interface BomCounts {
-  asset: number;
-  pm: number;
-  other: number;
+export function bomCounts(request: APIRequestContext, number: string): Promise<BomCounts> {
+  return probes.bomCounts(viaRequest(request), number);
 }
 
-/** How a component is used: its asset and PM BOM records, and the numbers heading those BOMs. */
-export interface ComponentUses {
-  asset: number;
-  pm: number;
-  heads: { asset: string[]; pm: string[] };
+export function componentUses(request: APIRequestContext, item: string): Promise<ComponentUses> {
+  return probes.componentUses(viaRequest(request), item);
 }
 
-/** One of the portal's CSV downloads as rows (without the header); an empty list for a 404. */
-async function csvRows(request: APIRequestContext, url: string): Promise<string[][]> {
-  const response = await request.get(url);
-  if (response.status() === 404) return [];
-  expect(response.status(), url).toBe(200);
-  return Papa.parse<string[]>((await response.text()).replace(/^\uFEFF/, ""), { skipEmptyLines: true }).data.slice(1);
+export function findBomItem(request: APIRequestContext, wanted: (uses: ComponentUses) => boolean, what: string, options: ProbeOptions = {}) {
+  return probes.findBomItem(viaRequest(request), wanted, what, options);
 }
 
-const usesCache = new Map<string, ComponentUses>();
-
-/**
- * How a component is used. There is no JSON API for BOMs: this reads the item's Where Used exports
- * (`/where-used/{item}/export.csv?type=asset|pm`, at most 1,000 records each, the asset number in
- * the third column), which answer 404 when it has none of a type. Cached per worker.
- */
-export async function componentUses(request: APIRequestContext, item: string): Promise<ComponentUses> {
-  const cached = usesCache.get(item);
-  if (cached) return cached;
-  const [asset, pm] = await Promise.all(
-    (["asset", "pm"] as const).map((type) => csvRows(request, `/where-used/${encodeURIComponent(item)}/export.csv?type=${type}`)),
-  );
-  const heads = (rows: string[][]) => [...new Set(rows.map((row) => row[2]!))];
-  const uses = { asset: asset!.length, pm: pm!.length, heads: { asset: heads(asset!), pm: heads(pm!) } };
-  usesCache.set(item, uses);
-  return uses;
-}
-
-const bomCountCache = new Map<string, BomCounts>();
-
-/**
- * How many lines of each type the BOMs headed by `number` (an asset, PM kit or tool) have, read
- * from its BOM export (`/bom/{number}/export.csv?type=all`, the type first). Cached per worker.
- */
-export async function bomCounts(request: APIRequestContext, number: string): Promise<BomCounts> {
-  const cached = bomCountCache.get(number);
-  if (cached) return cached;
-  const counts: BomCounts = { asset: 0, pm: 0, other: 0 };
-  for (const [type] of await csvRows(request, `/bom/${encodeURIComponent(number)}/export.csv?type=all`)) {
-    if (type === "asset" || type === "pm" || type === "other") counts[type]++;
-  }
-  bomCountCache.set(number, counts);
-  return counts;
-}
-
-/** The item numbers of a search, in result order, at most `max`. */
-async function* itemsOf(request: APIRequestContext, q: string, max: number): AsyncIterable<string> {
-  for (let start = 0; start < max; start += 100) {
-    const result = await apiSearch(request, { q, rows: Math.min(100, max - start), start });
-    for (const doc of result.docs) if (doc.item_number_s) yield String(doc.item_number_s);
-    if (start + 100 >= result.numFound) return;
-  }
-}
-
-/**
- * The first item (of a search, in result order) whose uses satisfy `wanted`. Components with many
- * uses have item numbers starting MRO-, so that is the default search. Bounded: at most `max`
- * items are tried.
- */
-export async function findBomItem(
-  request: APIRequestContext,
-  wanted: (uses: ComponentUses) => boolean,
-  what: string,
-  { q = "MRO", max = 300 }: { q?: string; max?: number } = {},
-): Promise<{ item: string; counts: ComponentUses }> {
-  for await (const item of itemsOf(request, q, max)) {
-    const counts = await componentUses(request, item);
-    if (wanted(counts)) return { item, counts };
-  }
-  throw new Error(`no item that ${what} among the first ${max} results for "${q}"`);
-}
-
-/**
- * An asset or PM kit whose BOM satisfies `wanted`, found as a Where Used page finds it: through
- * the components of a search (as `findBomItem`) and the BOMs that use them.
- */
-export async function findBomHead(
-  request: APIRequestContext,
-  type: "asset" | "pm",
-  wanted: (counts: BomCounts) => boolean,
-  what: string,
-  { q = "MRO", max = 300 }: { q?: string; max?: number } = {},
-): Promise<{ head: string; counts: BomCounts; component: string }> {
-  const tried = new Set<string>();
-  for await (const item of itemsOf(request, q, max)) {
-    for (const head of (await componentUses(request, item)).heads[type]) {
-      if (tried.has(head)) continue;
-      tried.add(head);
-      const counts = await bomCounts(request, head);
-      if (wanted(counts)) return { head, counts, component: item };
-    }
-  }
-  throw new Error(`no ${type} BOM that ${what} among those using the first ${max} results for "${q}"`);
-}
-
-/** Today's date as export file names write it (UTC), and the day before/after around midnight. */
-export function exportDates(): string[] {
-  const now = Date.now();
-  return [now - 60_000, now, now + 60_000].map((t) => new Date(t).toISOString().slice(0, 10));
+export function findBomHead(request: APIRequestContext, type: "asset" | "pm", wanted: (counts: BomCounts) => boolean, what: string, options: ProbeOptions = {}) {
+  return probes.findBomHead(viaRequest(request), type, wanted, what, options);
 }
 
 /**

@@ -87,28 +87,6 @@ test.describe("header search", () => {
       "page",
     );
   });
-
-  test("short and old links redirect: / to /crib-search, /search keeps its query", async ({ page }) => {
-    await page.goto("/");
-    await expect(page).toHaveURL(urlWith(HOME_PATH));
-    await expect(resultsHeading(page)).toBeVisible();
-
-    await page.goto("/search?q=x");
-    await expect(page).toHaveURL(urlWith(SEARCH_PATH, [["q", "x"]]));
-    await expect(resultsHeading(page)).toHaveText(/^\d+ results for "x"$/);
-  });
-
-  test("?where-used=ITEM goes to that item's Where Used page", async ({ page, request }) => {
-    const item = String((await apiSearch(request, { q: "pump", rows: 1 })).docs[0]?.item_number_s ?? "");
-    expect(item).not.toBe("");
-    const target = `/where-used/${encodeURIComponent(item)}`;
-
-    await page.goto(searchUrl({ "where-used": item }));
-    expect(new URL(page.url()).pathname).toBe(target);
-
-    await page.goto(searchUrl({ q: "pump", "where-used": ` ${item} ` }));
-    expect(new URL(page.url()).pathname).toBe(target);
-  });
 });
 
 test.describe("results table", () => {

@@ -23,12 +23,6 @@ test("the portal serves the sample catalogue and answers a search", async ({ pag
   expect(await columnTexts(page, "Item Number")).toEqual(pump.docs.map((d) => String(d.item_number_s)));
 });
 
-test("unknown pages answer 404 with the page-not-found screen", async ({ page }) => {
-  const response = await page.goto("/no/such/page");
-  expect(response?.status()).toBe(404);
-  await expect(page.getByRole("heading", { name: "404 - Page not found" })).toBeVisible();
-});
-
 test("the search page's arrows and signs are text in the page, and each control keeps its name", async ({ page }) => {
   await page.goto("/crib-search/search?q=pump&sort=item_number_s%20asc&page=3");
   const pages = page.getByRole("navigation", { name: "Pages" });

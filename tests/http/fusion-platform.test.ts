@@ -60,6 +60,14 @@ describe("through the production server, against a Fusion that closes every conn
     expect(embed).not.toContain("Embeddables Only");
   });
 
+  it("reports the serving engine and the breaker in health and readiness", async () => {
+    const health = await (await get("/api/health")).json();
+    expect(health.data.engines).toMatchObject({ serving: "fusion", fallback: "embedded", primary: { name: "fusion", breaker: { state: "closed" } } });
+    const ready = await get("/api/ready");
+    expect(ready.status).toBe(200);
+    expect((await ready.json()).data.engines.serving).toBe("fusion");
+  });
+
   it("exports Fusion's rows: all 137 of its documents, none of the backup's", async () => {
     const response = await get("/crib-search/export.csv?scope=all&fields=item_number");
     expect(response.status).toBe(200);

@@ -10,12 +10,14 @@ import { spawnSync } from "node:child_process";
 import http from "node:http";
 import { createCookie } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findBomHead } from "../catalogue-probes";
 import { CLIENT_SECRET, startIdp, type TestIdp } from "../idp/server";
 import { OPEN_REDIRECTS } from "../open-redirects";
 import { freePort } from "../processes";
 import { searchUrl } from "../search-urls";
+import { anchors, hrefs } from "./html";
 import { cacheDb, startPortal, type TestPortal } from "./portal";
-import { findAssetBom, get, url } from "./server";
+import { get, url } from "./server";
 
 /** scripts/e2e-server.mjs's session secret for portals with sign-in on. */
 const SESSION_SECRET = "a-session-secret-for-the-tests-only";
@@ -31,22 +33,6 @@ function staysOnSite(href: string, base: string): boolean {
   } catch {
     return false;
   }
-}
-
-const ENTITIES: Record<string, string> = { "&amp;": "&", "&quot;": '"', "&#x27;": "'", "&#39;": "'", "&lt;": "<", "&gt;": ">" };
-const decodeHtml = (text: string) => text.replace(/&(amp|quot|#x27|#39|lt|gt);/g, (entity) => ENTITIES[entity]!);
-
-/** Every href of a page, as the browser reads it. */
-function hrefs(html: string): string[] {
-  return [...html.matchAll(/\shref="([^"]*)"/g)].map((m) => decodeHtml(m[1]!));
-}
-
-/** The page's links with their text (tags stripped). */
-function anchors(html: string): { href: string; text: string }[] {
-  return [...html.matchAll(/<a\b[^>]*\shref="([^"]*)"[^>]*>([\s\S]*?)<\/a>/g)].map((m) => ({
-    href: decodeHtml(m[1]!),
-    text: decodeHtml(m[2]!.replace(/<[^>]*>/g, "")).trim(),
-  }));
 }
 
 /** Whether a response says nosniff, once: the envelope sets it for every answer. */
@@ -91,7 +77,7 @@ beforeAll(async () => {
   const body = await (await get("/api/search?q=pump&rows=1")).json();
   item = body.data.docs[0].item_number_s;
   expect(item).toBeTruthy();
-  ({ head } = await findAssetBom());
+  ({ head } = await findBomHead(get, "asset", (c) => c.asset > 0, "has lines"));
 });
 
 describe("open redirects never leave the site", () => {

@@ -12,10 +12,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findBomHead } from "../catalogue-probes";
 import { freePort } from "../processes";
 import { searchUrl } from "../search-urls";
 import { cacheDb, startPortal, type TestPortal } from "./portal";
-import { findAssetBom, url as suiteUrl } from "./server";
+import { url as suiteUrl } from "./server";
 
 const SITE_URL = "https://www.example.com";
 const cookieValue = (value: unknown) => encodeURIComponent(Buffer.from(JSON.stringify(value)).toString("base64"));
@@ -65,7 +66,7 @@ beforeAll(async () => {
     startPortal({ E2E_CATALOG_DB: cacheDb("shell-sso.db"), E2E_SAMPLE_ITEMS: "50", E2E_OIDC_ISSUER: `http://127.0.0.1:${await freePort()}`, SITE_URL }, ssoPort),
   ]);
   // An item used in an asset's bill of materials, and that asset: its BOM page is a page and not an error.
-  ({ component: item, head } = await findAssetBom((p) => get(p)));
+  ({ component: item, head } = await findBomHead((p) => get(p), "asset", (c) => c.asset > 0, "has lines"));
   expect(item, "an item on a BOM").toBeTruthy();
 }, 150_000);
 

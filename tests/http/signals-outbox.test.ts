@@ -2,7 +2,7 @@
  * The outbox with real processes: a portal whose Fusion is the stand-in under its supervisor
  * (tests/fusion-stand-in/supervisor.ts). Searches made while Fusion is killed, and while the portal
  * itself is restarted, reach Fusion once Fusion is back, each exactly once, and /analytics counts
- * each once.
+ * each once; each carries the session of the portal's own cookie, whatever headers a client sends.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -124,4 +124,16 @@ describe("the signals outbox", () => {
     // Every search of this file counted once on /analytics too.
     expect(await searchesOnAnalytics()).toBe(3 + 12 + 5);
   }, 240_000);
+
+  it("sends the session of the cookie the portal made: a client's own x-crib-fresh-session and x-crib-client headers name none", async () => {
+    const named = "AAAAAAAAAAAAAAAAAAAAAA";
+    const query = "forged-session-1";
+    const response = await fetch(`${portal.url}/crib-search/search?q=${query}`, { headers: { "x-crib-fresh-session": named, "x-crib-client": "198.51.100.9" } });
+    expect(response.status).toBe(200);
+    const made = /^crib-sid=([\w-]{22})\./.exec(response.headers.getSetCookie().find((c) => c.startsWith("crib-sid=")) ?? "")?.[1];
+    expect(made, "the signals cookie of a first visit").toBeDefined();
+    await expectDeliveredOnce([query], "forged-session");
+    const received = (await (await fetch(`${standInUrl}/__control/signals`)).json()) as { signal: { params: { query?: string; session?: string } } }[];
+    expect(received.find((r) => r.signal.params.query === query)?.signal.params.session).toBe(made);
+  }, 120_000);
 });

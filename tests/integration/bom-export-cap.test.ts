@@ -4,6 +4,7 @@ import Papa from "papaparse";
 import { afterAll, expect, it } from "vitest";
 import { services } from "~/registry.server";
 import { bomBatches, loadBomExport } from "~/web/exports.server";
+import { answerOf } from "~/web/signals.server";
 import { useTemporaryCatalog } from "./setup-catalog";
 
 const CAP = 3;
@@ -30,7 +31,7 @@ async function busyBom(): Promise<{ item: string; records: number }> {
 
 it("writes at most EXPORT_CAP records", async () => {
   const { item, records } = await busyBom();
-  const response = await loadBomExport(new Request(`http://localhost/bom/${encodeURIComponent(item)}/export.csv?type=all`), item);
+  const response = answerOf(await loadBomExport(new Request(`http://localhost/bom/${encodeURIComponent(item)}/export.csv?type=all`), item));
   expect(response.status).toBe(200);
   const rows = Papa.parse<string[]>((await response.text()).replace(/^\uFEFF/, ""), { skipEmptyLines: true }).data;
   expect(records).toBeGreaterThan(CAP);

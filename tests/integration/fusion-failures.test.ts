@@ -19,6 +19,7 @@ import { parseConfig } from "~/config.server";
 import { createServices, installServices } from "~/registry.server";
 import { healthApi, searchApi } from "~/web/api-endpoints.server";
 import { loadSearchPage } from "~/web/search-page.server";
+import { answerOf } from "~/web/signals.server";
 
 const BASE = "http://fusion.test:6764";
 const QUERY = `${BASE}/api/apps/parts/query/parts`;
@@ -90,7 +91,7 @@ const failures: [string, () => Response | Promise<Response>, string][] = [
 ];
 
 async function pageOf(query: string) {
-  const response = await loadSearchPage(new Request(`http://localhost/crib-search/search${query ? `?q=${query}` : ""}`));
+  const response = answerOf(await loadSearchPage(new Request(`http://localhost/crib-search/search${query ? `?q=${query}` : ""}`)));
   type PageData = { error: { message: string } | null; degraded: boolean; backup: string | null; view: { total: number } | null };
   return { status: response.status, data: (await response.json()) as PageData };
 }

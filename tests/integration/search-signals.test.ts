@@ -65,7 +65,10 @@ async function searchPage(path: string) {
 }
 
 /** A browser's signals session cookie, as the server would set it on its first page. */
-const browser = () => signalSession({}, "203.0.113.1").setCookie!.split(";")[0]!;
+const browser = () => signalSession(undefined, "203.0.113.1").setCookie!.split(";")[0]!;
+
+/** The load context the HTTP server gives a request with this Cookie header from this address (scripts/server.mjs). */
+const contextOf = (cookie: string, client = "203.0.113.1") => ({ signals: signalSession(cookie, client).session });
 
 const lastOf = async (type: string) => (await readSignals()).filter((s) => s.type === type).at(-1);
 
@@ -89,7 +92,7 @@ describe("signals of a search through Fusion", () => {
     const qid = (await lastOf("search"))?.data.fusionQueryId;
     const row = page.view.rows[1]!;
     const url = new URL(row.href, "http://localhost");
-    const product = (await productLoader({ request: new Request(url, { headers: { Cookie: browser() } }), params: { id: row.itemNumber }, context: {} })) as { whereUsedHref: string; neighbours: { prev: { href: string } | null } };
+    const product = (await productLoader({ request: new Request(url), params: { id: row.itemNumber }, context: contextOf(browser()) })) as { whereUsedHref: string; neighbours: { prev: { href: string } | null } };
     const click = await lastOf("click");
     expect(click?.data).toMatchObject({ docId: "ITEM-2", position: 1, query: "pump", fusionQueryId: qid });
     // The page's own address, and with it the way back from Where Used, is without the marks.
@@ -105,11 +108,11 @@ describe("signals of a search through Fusion", () => {
 
   it("the same item again from the same browser within the window is the click already recorded; another browser counts", async () => {
     const page = await searchPage("/crib-search/search?q=pump");
-    const open = (row: { href: string; itemNumber: string }, headers: Record<string, string>) =>
-      productLoader({ request: new Request(new URL(row.href, "http://localhost"), { headers }), params: { id: row.itemNumber }, context: {} });
+    const open = (row: { href: string; itemNumber: string }, cookie: string, client?: string) =>
+      productLoader({ request: new Request(new URL(row.href, "http://localhost")), params: { id: row.itemNumber }, context: contextOf(cookie, client) });
     const clicks = async () => (await readSignals()).filter((s) => s.type === "click");
     const [first, second] = page.view.rows as [(typeof page.view.rows)[number], (typeof page.view.rows)[number]];
-    const one = { Cookie: browser() };
+    const one = browser();
 
     const before = (await clicks()).length;
     await open(first, one);
@@ -123,12 +126,12 @@ describe("signals of a search through Fusion", () => {
     // Another result, and the same result in another browser, count.
     await open(second, one);
     expect((await clicks()).at(-1)?.data).toMatchObject({ docId: "ITEM-2", position: 1 });
-    await open(first, { Cookie: browser() });
+    await open(first, browser());
     expect(await clicks()).toHaveLength(before + 3);
     expect((await clicks()).at(-1)?.sessionId).toMatch(/^[\w-]{22}$/);
 
     // A client that keeps no cookies, replaying the link from one address: one click. A made-up cookie is none.
-    for (const cookie of ["", "crib-sid=AAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA", "crib-sid=x"]) await open(first, { Cookie: cookie, "x-crib-client": "198.51.100.7" });
+    for (const cookie of ["", "crib-sid=AAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA", "crib-sid=x"]) await open(first, cookie, "198.51.100.7");
     expect(await clicks()).toHaveLength(before + 4);
   });
 
@@ -138,10 +141,10 @@ describe("signals of a search through Fusion", () => {
     const clicks = async () => (await readSignals()).filter((s) => s.type === "click").length;
 
     const before = await clicks();
-    await productLoader({ request: new Request(link("7", "Q-1"), { headers: { Cookie: browser() } }), params: { id: "W100" }, context: {} });
+    await productLoader({ request: new Request(link("7", "Q-1")), params: { id: "W100" }, context: contextOf(browser()) });
     expect(await clicks()).toBe(before);
 
-    await productLoader({ request: new Request(link("0", '"><script>'), { headers: { Cookie: browser() } }), params: { id: "W100" }, context: {} });
+    await productLoader({ request: new Request(link("0", '"><script>')), params: { id: "W100" }, context: contextOf(browser()) });
     const click = await lastOf("click");
     expect(click?.data).toMatchObject({ docId: "ITEM-1", position: 0, query: "pump" });
     expect(click?.data).not.toHaveProperty("fusionQueryId");
@@ -149,10 +152,10 @@ describe("signals of a search through Fusion", () => {
 
   it("an item page opened directly, or by Previous and Next, is a view, not a result click", async () => {
     const before = (await readSignals()).filter((s) => s.type === "click").length;
-    const headers = { Cookie: browser() };
-    await productLoader({ request: new Request("http://localhost/product/W100", { headers }), params: { id: "W100" }, context: {} });
+    const context = contextOf(browser());
+    await productLoader({ request: new Request("http://localhost/product/W100"), params: { id: "W100" }, context });
     const next = `http://localhost/product/W200?${new URLSearchParams({ back: "/crib-search/search?q=pump", pos: "1" })}`;
-    await productLoader({ request: new Request(next, { headers }), params: { id: "W200" }, context: {} });
+    await productLoader({ request: new Request(next), params: { id: "W200" }, context });
     const signals = await readSignals();
     expect(signals.filter((s) => s.type === "click")).toHaveLength(before);
     expect(signals.at(-1)).toMatchObject({ type: "view", data: { docId: "ITEM-2" } });

@@ -1,0 +1,105 @@
+/**
+ * The item, Where Used and BOM pages and their downloads, where only the answer counts: what does
+ * not exist, hostile item numbers in the path, the Where Used export's file. (Moved from the
+ * browser suite: they look at nothing a browser adds. That markup from a path never runs in a
+ * browser stays there, in tests/e2e/item-pages.spec.ts.)
+ */
+import Papa from "papaparse";
+import { describe, expect, it } from "vitest";
+import { exportDates, findBomItem } from "../catalogue-probes";
+import { anchors, element, headings, textOf } from "./html";
+import { get } from "./server";
+
+const BOM_UTF8 = "\uFEFF";
+const STACK_TRACE = /\bat [\w.<>$]+ \(?[^\s)]*:\d+:\d+\)?|node_modules|Error: .*\n\s+at /;
+
+const link = (html: string, text: string) => anchors(html).find((a) => a.text === text);
+
+describe("what does not exist", () => {
+  it("an unknown item answers 404 with Product Not Found, the search for its text and ← Back to Search", async () => {
+    expect((await get("/api/products/NO-SUCH-ITEM")).status, "the made-up item does not exist").toBe(404);
+    const response = await get("/product/NO-SUCH-ITEM");
+    expect(response.status).toBe(404);
+    const html = await response.text();
+    expect(headings(html)).toContain("Product Not Found");
+    expect(link(html, "← Back to Search")?.href).toBe("/crib-search");
+    // Trying again cannot find it; a search for the text may (a typo, another system's number).
+    expect(link(html, "Try Again")).toBeUndefined();
+    const search = link(html, "Search for “NO-SUCH-ITEM”");
+    expect(search).toBeDefined();
+    const results = await (await get(search!.href)).text();
+    expect(textOf(element(results, "h1", 'id="results-heading"') ?? "")).toMatch(/^\d+ results for "NO-SUCH-ITEM"$/);
+  });
+
+  it("an export without records answers 404 with No data available for export", async () => {
+    const { item } = await findBomItem(get, (c) => c.asset + c.pm === 0, "is in no BOM");
+    for (const url of [
+      `/bom/${encodeURIComponent(item)}/export.csv?type=all`,
+      `/where-used/${encodeURIComponent(item)}/export.csv?type=asset`,
+      `/where-used/${encodeURIComponent(item)}/export.csv?type=pm`,
+    ]) {
+      const response = await get(url);
+      expect(response.status, url).toBe(404);
+      const html = await response.text();
+      expect(headings(html), url).toContain("No data available for export");
+      expect(link(html, "← Back"), url).toBeDefined();
+    }
+  });
+});
+
+describe("hostile item numbers in the path", () => {
+  const SCRIPT = "<script>alert(1)</script>";
+  const hostile: [string, string][] = [
+    ["../../etc/passwd, encoded", encodeURIComponent("../../etc/passwd")],
+    ["<script>, encoded", encodeURIComponent(SCRIPT)],
+    ["5,000 x", "x".repeat(5000)],
+    ["%00", "%00"],
+    ["a%2Fb c#%25", "a%2Fb c#%25"],
+  ];
+
+  it.each(["product", "where-used", "bom"])("/%s/… answers 400 or 404, never runs or leaks anything", async (route) => {
+    for (const [name, segment] of hostile) {
+      const response = await get(`/${route}/${segment}`);
+      const html = await response.text();
+      expect(response.status, `${name}: status`).not.toBe(500);
+      expect(html, `${name}: no stack trace`).not.toMatch(STACK_TRACE);
+      expect(html.toLowerCase().includes("<script>alert"), `${name}: unescaped script`).toBe(false);
+      expect(element(html, "main", 'id="main"') ?? "", `${name}: no script in main`).not.toMatch(/<script\b/);
+      // A made-up item number is not found on every route, Where Used included (it does not exist).
+      expect([400, 404], `${name}: status`).toContain(response.status);
+      expect(link(html, "← Back to Search"), name).toBeDefined();
+    }
+  });
+});
+
+describe("the Where Used export", () => {
+  const filenameOf = (disposition: string | null) => /filename="([^"]+)"/.exec(disposition ?? "")?.[1] ?? "";
+  const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+
+  it("holds the section's records up to 1000, named where-used-asset-all-{item}-{date}.csv", async () => {
+    const { item, counts } = await findBomItem(get, (c) => c.asset > 5, "is used in more than 5 asset BOMs");
+    const response = await get(`/where-used/${encodeURIComponent(item)}/export.csv?type=asset`);
+    expect(response.status).toBe(200);
+    const disposition = response.headers.get("content-disposition");
+    const name = filenameOf(disposition);
+    expect(exportDates().map((d) => `where-used-asset-all-${slug(item)}-${d}.csv`)).toContain(name);
+    expect(disposition).toContain("attachment");
+    expect(disposition).toContain(`filename="${name}"`);
+    // The exact name in RFC 5987 form too, whenever it is not plain ASCII.
+    if (!/^[\x20-\x7E]*$/.test(name)) expect(disposition).toContain(`filename*=UTF-8''${encodeURIComponent(name)}`);
+    // Read with its byte-order mark, which fetch's text() would drop.
+    const body = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await response.arrayBuffer());
+    expect(body.startsWith(BOM_UTF8)).toBe(true);
+    const csv = Papa.parse<Record<string, string>>(body.slice(1), { header: true, skipEmptyLines: true });
+    expect(csv.errors).toEqual([]);
+    expect(csv.meta.fields).toEqual(["Org Code", "Item Number", "Asset Number", "Asset Serial Number", "Asset Group", "Asset Description", "Quantity"]);
+    expect(csv.data.length).toBeLessThanOrEqual(1000);
+    expect(csv.data).toHaveLength(Math.min(counts.asset, 1000));
+
+    // The same as the page's first rows in its default order (item number, all equal here).
+    const page = await (await get(`/where-used/${encodeURIComponent(item)}`)).text();
+    const firstSection = page.split('<section class="bom-section"')[1] ?? "";
+    const range = /<(\w+)\b[^>]*class="range"[^>]*>([\s\S]*?)<\/\1>/.exec(firstSection)?.[2] ?? "";
+    expect(textOf(range)).toBe(`1-5 of ${counts.asset}`);
+  });
+});
