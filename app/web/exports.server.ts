@@ -14,6 +14,7 @@ import { BOM_FIELDS, BOM_TYPE_LABEL } from "~/search/catalog-fields";
 import { services } from "~/registry.server";
 import type { BomDoc, BomType, Doc, RequestContext, SearchRequest } from "~/search/engine";
 import { bomPath, HOME_PATH, MAX_ITEM_KEY_LENGTH, productPath, SEARCH_PATH, whereUsedPath } from "~/search/paths";
+import { itemNumberOf } from "~/search/field-format";
 import { externalUrlOf, specificationOf, titleOf } from "~/search/product-view";
 import { userMessageOf } from "~/search/errors";
 import { PlatformUnavailable, type SearchService, type Source } from "~/search/service";
@@ -207,7 +208,7 @@ export async function loadProductExport(request: Request, rawId: string | undefi
   const spec = specificationOf(product, searchConfig.displayOrder);
   const fields = spec.map((row) => row.name);
   const labels = Object.fromEntries(spec.map((row) => [row.name, row.label]));
-  const itemNumber = String(product.item_number_s ?? product.id);
+  const itemNumber = itemNumberOf(product);
   void recordSignal(request, { type: "click", data: { action: "pdp_export", docId: product.id, itemNumber, title: titleOf(product) } });
   void recordSignal(request, { type: "conversion", data: { format: "csv", numRecords: 1, fields, query: itemNumber, docId: product.id, scope: "item" } });
   return csvResponse(csvDocument([product], fields, labels), exportFilename(`product-${slug(itemNumber)}`, new Date()));

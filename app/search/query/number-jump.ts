@@ -1,3 +1,4 @@
+import { NUMBER_FIELDS, OPENING_KINDS } from "../catalog-fields";
 import type { Doc } from "../engine";
 import type { SearchState } from "../state";
 import { numberKey, parseQuery, partNumberKeyOf } from "./query";
@@ -20,7 +21,7 @@ export function jumpKeyOf(state: SearchState, params: URLSearchParams): string |
 }
 
 /** The numbers that identify an item: its own, and the manufacturer's (MPN, and CMPN as item pages show it). */
-const FIELDS = ["item_number_s", "attribute_manufacturer_part_number_s", "attribute_cmpn_s"] as const;
+const FIELDS = NUMBER_FIELDS.filter((f) => OPENING_KINDS.includes(f.kind)).map((f) => f.name);
 
 /** The one item among `docs` whose item or manufacturer part number has the key; null for none or several. */
 export function jumpTarget(docs: readonly Doc[], key: string): Doc | null {
