@@ -2,7 +2,8 @@
  * The portal's paths (DESIGN.md "URL contract"), in one place: every link, redirect and form action
  * is built here or by the search-state codec, never spelled out.
  */
-import { MAX_ITEM_KEY_LENGTH } from "~/lib/limits";
+// Relative: the catalogue import (npm run catalog:import) loads this module without the `~` alias.
+import { MAX_ITEM_KEY_LENGTH } from "../lib/limits";
 
 export const HOME_PATH = "/crib-search";
 export const SEARCH_PATH = "/crib-search/search";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { BomType, Doc, FieldValue } from "../../engine";
 import { ITEM_NUMBER_FIELD } from "../../catalog-fields";
-import { MAX_ITEM_KEY_LENGTH } from "~/lib/limits";
+import { MAX_ITEM_KEY_LENGTH } from "../../../lib/limits";
 import { isItemKey } from "../../paths";
 import { BOM_COLUMNS, ITEM_COLUMNS, type ColumnType } from "./schema";
 
