@@ -132,6 +132,9 @@ export const SORT_MENU_FIELDS = CATALOG_FIELDS.filter((f) => f.sortMenu).map((f)
 /** Part-number fields and their kinds (see `number`). */
 export const NUMBER_FIELDS: readonly { name: string; kind: NumberKind }[] = CATALOG_FIELDS.filter((f) => f.number !== undefined).map((f) => ({ name: f.name, kind: f.number! }));
 
+/** The numbers that open their item (OPENING_KINDS): the item number, the manufacturer's part number and CMPN. */
+export const OPENING_NUMBER_FIELDS: readonly string[] = NUMBER_FIELDS.filter((f) => OPENING_KINDS.includes(f.kind)).map((f) => f.name);
+
 /** Spec §3: the facet panel's default five, in order. */
 export const DEFAULT_FACET_FIELDS: readonly string[] = [
   "org_code_s",
