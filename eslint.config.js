@@ -12,6 +12,7 @@ export const LAYERS = [
   { name: "web", files: ["app/web/**"] },
   { name: "composition root", files: ["app/{registry,start-up,config}.server.ts"] },
   { name: "components", files: ["app/components/**"] },
+  { name: "embed", files: ["app/embed/**"] },
   { name: "export", files: ["app/export/**"] },
   { name: "search", files: ["app/search/**"] },
   { name: "auth", files: ["app/auth/**"] },
@@ -27,12 +28,12 @@ const ABOVE_AND_BESIDE_ENGINES = [
   "app/{root,entry.server,entry.client}.tsx",
   "app/web/**",
   "app/{start-up,config}.server.ts",
-  ...["components", "export", "auth", "signals", "lib"].map((dir) => `app/${dir}/**`),
+  ...["components", "embed", "export", "auth", "signals", "lib"].map((dir) => `app/${dir}/**`),
   "app/search/*",
   "app/search/!(engines)/**",
 ];
 /** Modules that may end up in the browser or in the pure domain: everything not named `*.server`. */
-const PURE = ["components", "export", "search", "auth", "signals", "lib"].map((dir) => `app/${dir}/**/!(*.server).{ts,tsx}`);
+const PURE = ["components", "embed", "export", "search", "auth", "signals", "lib"].map((dir) => `app/${dir}/**/!(*.server).{ts,tsx}`);
 
 export const ZONES = [
   ...LAYERS.slice(1).map((layer, index) => ({
@@ -67,6 +68,9 @@ const TEST_PACKAGES = { group: ["msw", "msw/*"], message: "The app never imports
 const NODE = { group: ["node:*"], message: "Node's modules belong in *.server.ts modules." };
 const REMIX = { group: ["@remix-run/*"], message: "The domain is pure TypeScript: Remix belongs in app/web and app/routes." };
 const NO_PROCESS_ENV = { object: "process", property: "env", message: "Configuration is read once, in app/config.server.ts." };
+const NO_INNER_HTML = { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: "Engine text is data: render it as text." };
+/** The module whose functions' text is the widgets' script (docs/decisions/034). */
+const WIDGETS_SCRIPT = "app/embed/widgets.ts";
 
 export default tseslint.config(
   { ignores: ["build/", "public/build/", "node_modules/", "test-results/", "playwright-report/", ".cache/", "tmp-*", "bench/out/"] },
@@ -77,10 +81,7 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
-      "no-restricted-syntax": [
-        "error",
-        { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: "Engine text is data: render it as text." },
-      ],
+      "no-restricted-syntax": ["error", NO_INNER_HTML],
     },
   },
   {
@@ -124,6 +125,26 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": ["error", { patterns: [TEST_PACKAGES, REMIX] }],
       "no-restricted-properties": ["error", NO_PROCESS_ENV],
+    },
+  },
+  {
+    // The widgets' script is the text of this module's exported functions, sent as they are: what
+    // sits outside them (a constant, a value imported from another module) would not travel with
+    // them, so the module holds exported functions and types only and imports types only.
+    files: [WIDGETS_SCRIPT],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: ".", allowTypeImports: true, message: "The widgets' script takes values as settings (app/web/embed-widgets.server.ts); import types only." }] },
+      ],
+      "no-restricted-syntax": [
+        "error",
+        NO_INNER_HTML,
+        {
+          selector: "Program > :not(ImportDeclaration, ExportNamedDeclaration[declaration.type='FunctionDeclaration'], ExportNamedDeclaration[declaration.type=/^TS/], TSInterfaceDeclaration, TSTypeAliasDeclaration)",
+          message: "The widgets' script is this module's exported functions: export the function, or move the value into one or into the settings.",
+        },
+      ],
     },
   },
   {

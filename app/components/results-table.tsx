@@ -1,6 +1,6 @@
 import { AppLink } from "./nav";
 import { itemPath, productLink, withBack } from "~/search/paths";
-import type { Column, ResultLinks, ResultRow } from "~/search/search-view";
+import type { Column, ResultLinks, ResultRow, SearchView } from "~/search/search-view";
 import { highlighted } from "./highlighted";
 import { ProductImage } from "./product-image";
 
@@ -18,7 +18,7 @@ export function SortIndicator({ sorted }: { sorted: Column["sorted"] }) {
  * number, description, status, quantity on hand and where it is kept, Where Used): cells carry
  * their column's key as a class and, where a card names the value, its label.
  */
-export function ResultsTable({ columns, rows, links }: { columns: Column[]; rows: ResultRow[]; links: ResultLinks }) {
+export function ResultsTable({ columns, locator, rows, links }: { columns: Column[]; locator: SearchView["locatorColumn"]; rows: ResultRow[]; links: ResultLinks }) {
   const fromResults = { queryId: links.queryId ?? undefined };
   if (rows.length === 0) return <p className="muted">No results to display</p>;
   const cellProps = columns.map((c, i) => ({
@@ -50,7 +50,7 @@ export function ResultsTable({ columns, rows, links }: { columns: Column[]; rows
               </th>
             ))}
             <th scope="col" className="card-only">
-              Stock Locator
+              {locator.label}
             </th>
             <th scope="col">
               <span className="visually-hidden">Actions</span>
@@ -75,7 +75,7 @@ export function ResultsTable({ columns, rows, links }: { columns: Column[]; rows
                   )}
                 </td>
               ))}
-              <td className="c-stock_locator card-only" data-label="Locator">
+              <td className={`c-${locator.key} card-only`} data-label="Locator">
                 {row.locator}
               </td>
               <td className="col-actions">

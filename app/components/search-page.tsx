@@ -174,7 +174,7 @@ export function SearchPage({ view, error, backup, emptyCatalog, recentSearches, 
               <NoResults view={view} emptyCatalog={emptyCatalog} />
             ) : (
               <>
-                <ResultsTable columns={view.columns} rows={view.rows} links={view.rowLinks} />
+                <ResultsTable columns={view.columns} locator={view.locatorColumn} rows={view.rows} links={view.rowLinks} />
                 <Pager pager={view.pager} rowsPerPage={view.rowsPerPage} pageSizes={view.pageSizes} hidden={view.hidden} action={ACTION} />
               </>
             )}

@@ -2,8 +2,16 @@
 import { HL_POST, HL_PRE } from "./engine";
 import { fieldKey, isEmptyValue, isHiddenField, type FieldRecord } from "./fields";
 import { perName } from "~/lib/memo";
+import { catalogName, ITEM_NUMBER_FIELD } from "./catalog-fields";
 
-const DESCRIPTION_FIELDS = ["item_description_t", "ItemDescription_t", "ItemDescription_s", "description_t", "description_s"];
+/** Spec §3's description fallbacks, in order: the catalogue's own, then other sources' spellings. */
+export const DESCRIPTION_FIELDS = [catalogName("item_description"), "ItemDescription_t", "ItemDescription_s", "description_t", "description_s"];
+
+
+/** The item number a document shows and links by; its id when it has none. */
+export function itemNumberOf(doc: FieldRecord & { id: unknown }): string {
+  return String(doc[ITEM_NUMBER_FIELD] ?? doc.id);
+}
 
 /** The first non-blank description in the spec's fallback order, or null. */
 export function itemDescription(doc: FieldRecord): string | null {
@@ -88,7 +96,7 @@ export function formatValue(value: unknown): string {
 }
 
 /** A status field: the catalogue's own, or any visible field whose key is `status`. */
-const isStatusField = perName((name: string): boolean => name === "attribute_status_s" || (!isHiddenField(name) && fieldKey(name) === "status"));
+const isStatusField = perName((name: string): boolean => !isHiddenField(name) && fieldKey(name) === "status");
 
 /** True when the item's status contains "inactive" in any case (spec §2 "Results table"). */
 export function isInactive(doc: FieldRecord): boolean {

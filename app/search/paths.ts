@@ -2,6 +2,8 @@
  * The portal's paths (DESIGN.md "URL contract"), in one place: every link, redirect and form action
  * is built here or by the search-state codec, never spelled out.
  */
+// Relative: the catalogue import (npm run catalog:import) loads this module without the `~` alias.
+import { MAX_ITEM_KEY_LENGTH } from "../lib/limits";
 
 export const HOME_PATH = "/crib-search";
 export const SEARCH_PATH = "/crib-search/search";
@@ -24,7 +26,6 @@ export type ItemPrefix = "/product" | "/where-used" | "/bom" | "/asset-bom" | "/
  * An item number or product id a path may carry: at most MAX_ITEM_KEY_LENGTH characters and no
  * control characters. Anything else names no item, and the pages answer so without asking an engine.
  */
-export const MAX_ITEM_KEY_LENGTH = 200;
 // eslint-disable-next-line no-control-regex
 export const isItemKey = (text: string) => text.length <= MAX_ITEM_KEY_LENGTH && !/[\u0000-\u001f\u007f]/.test(text);
 

@@ -4,6 +4,7 @@
  * says which search it is, how much of it the sheet holds and when it was printed. Pure: the web
  * layer fetches the rows and renders the document.
  */
+import { PICK_LIST_COLUMNS } from "./catalog-fields";
 import type { Doc } from "./engine";
 import { formatValue, itemDescription, snippet } from "./field-format";
 import { fieldKey, fieldLabel, fieldNameIn } from "./fields";
@@ -14,8 +15,6 @@ import { searchHref, type SearchState } from "./state";
 /** The most rows a pick list prints: a sheet a person can walk with, and a bounded page. */
 export const PICK_LIST_CAP = 500;
 
-/** The columns, by item field key, in the order a picker reads them. */
-export const PICK_LIST_COLUMNS = ["stock_locator", "subinventory", "item_number", "item_description", "quantity_on_hand", "issue_uom", "status"] as const;
 
 export interface PickListView {
   /** "148 results for "pump"" */

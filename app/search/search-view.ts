@@ -7,9 +7,10 @@
  * into the page twice (once more for hydration). Pure, so the components only render props.
  */
 import { pagerView, totalPages, type PagerView } from "./pager";
+import { catalogField, SORT_MENU_FIELDS, type CatalogKey } from "./catalog-fields";
 import { MAX_FILTERS } from "~/lib/limits";
 import { HL_POST, HL_PRE, type Doc, type FacetResult, type FilterType, type SearchRequest, type SearchResponse } from "./engine";
-import { formatValue, isInactive, itemDescription, snippet } from "./field-format";
+import { formatValue, isInactive, itemDescription, itemNumberOf, snippet } from "./field-format";
 import { fieldKey, fieldLabel, fieldNameIn, isEmptyValue } from "./fields";
 import { boundFacetValues, rowBackOf } from "./page-budget";
 import { imageOf } from "./product-view";
@@ -98,12 +99,13 @@ export interface SortOption {
   label: string;
 }
 
+/** The Sort By menu (spec §9): relevance, then each of the registry's menu fields in both directions. */
 export const SORT_OPTIONS: SortOption[] = [
   { value: "relevance", label: "Relevance" },
-  { value: "org_code asc", label: "Org Code A-Z" },
-  { value: "org_code desc", label: "Org Code Z-A" },
-  { value: "item_type asc", label: "Item Type A-Z" },
-  { value: "item_type desc", label: "Item Type Z-A" },
+  ...SORT_MENU_FIELDS.flatMap(({ key, label, words: [asc, desc] }) => [
+    { value: `${key} asc`, label: `${label} ${asc}` },
+    { value: `${key} desc`, label: `${label} ${desc}` },
+  ]),
 ];
 
 export interface SearchView {
@@ -111,6 +113,8 @@ export interface SearchView {
   total: number;
   heading: string;
   columns: Column[];
+  /** The column only a card shows: where the item is kept (ResultRow.locator). */
+  locatorColumn: { key: string; label: string };
   rows: ResultRow[];
   rowLinks: ResultLinks;
   facets: FacetView[];
@@ -153,8 +157,10 @@ function cellText(doc: Doc, field: string, highlighting: SearchResponse["highlig
   return formatValue(doc[field]).replace(MARKERS, "");
 }
 
+const LOCATOR: CatalogKey = "stock_locator";
+
 function locatorOf(doc: Doc): string | null {
-  const name = fieldNameIn(doc, "stock_locator");
+  const name = fieldNameIn(doc, LOCATOR);
   return name === undefined || isEmptyValue(doc[name]) ? null : formatValue(doc[name]);
 }
 
@@ -166,7 +172,7 @@ function resultFieldName(key: string, docs: Doc[], config: SearchConfig): string
     const name = fieldNameIn(doc, key);
     if (name) return name;
   }
-  return key === "item_description" ? "item_description_t" : `${key}_s`;
+  return catalogField(key)?.name ?? `${key}_s`;
 }
 
 function orderFacetValues(values: FacetValueView[]): FacetValueView[] {
@@ -261,7 +267,7 @@ export function buildSearchView(input: {
   // The item page's rule for its image, so that a row shows no image the item page would refuse.
   const rows: ResultRow[] = response.docs.map((doc) => ({
     id: doc.id,
-    itemNumber: String(doc.item_number_s ?? doc.id),
+    itemNumber: itemNumberOf(doc),
     inactive: isInactive(doc),
     image: imageOf(doc, input.imageHosts),
     locator: locatorOf(doc),
@@ -284,6 +290,7 @@ export function buildSearchView(input: {
     total: response.total,
     heading,
     columns,
+    locatorColumn: { key: LOCATOR, label: fieldLabel(LOCATOR) },
     rows,
     rowLinks: { back: rowBackOf(here, () => searchHref({ ...state, filters: [], within: [], page: 1 }, config)), offset, queryId: input.queryId ?? null },
     facets,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_FILTERS } from "~/lib/limits";
+import { MAX_FILTERS, MAX_ITEM_KEY_LENGTH } from "~/lib/limits";
 
 /**
  * Usage signals (details-bom-signin §3 "Signal event"), as one discriminated union by `type`.
@@ -48,7 +48,7 @@ const ClickData = z.object({
   url: text(500).optional(),
   /** Result click (`result`) or one of the item pages' actions (spec §7 "Analytics calls"). */
   action: z.enum(ITEM_ACTIONS).default("result"),
-  itemNumber: text(200).optional(),
+  itemNumber: text(MAX_ITEM_KEY_LENGTH).optional(),
   fusionQueryId: text(100).optional(),
 });
 
@@ -56,7 +56,7 @@ const ViewData = z.object({
   docId: text(200),
   title: text(200).optional(),
   category: text(100).nullable().optional(),
-  itemNumber: text(200).optional(),
+  itemNumber: text(MAX_ITEM_KEY_LENGTH).optional(),
   /** Milliseconds on the page; only the browser knows it. */
   viewDuration: count.optional(),
 });

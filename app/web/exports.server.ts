@@ -13,7 +13,9 @@ import { BOM_TABLE_COLUMNS } from "~/search/bom-view";
 import { BOM_FIELDS, BOM_TYPE_LABEL } from "~/search/catalog-fields";
 import { services } from "~/registry.server";
 import type { BomDoc, BomNumber, BomType, Doc, RequestContext, SearchRequest } from "~/search/engine";
-import { bomPath, HOME_PATH, MAX_ITEM_KEY_LENGTH, productPath, SEARCH_PATH, whereUsedPath } from "~/search/paths";
+import { MAX_ITEM_KEY_LENGTH } from "~/lib/limits";
+import { bomPath, HOME_PATH, productPath, SEARCH_PATH, whereUsedPath } from "~/search/paths";
+import { itemNumberOf } from "~/search/field-format";
 import { externalUrlOf, specificationOf, titleOf } from "~/search/product-view";
 import { userMessageOf } from "~/search/errors";
 import { PlatformUnavailable, type SearchService, type Source } from "~/search/service";
@@ -213,7 +215,7 @@ export async function loadProductExport(request: Request, rawId: string | undefi
   const spec = specificationOf(product, searchConfig.displayOrder);
   const fields = spec.map((row) => row.name);
   const labels = Object.fromEntries(spec.map((row) => [row.name, row.label]));
-  const itemNumber = String(product.item_number_s ?? product.id);
+  const itemNumber = itemNumberOf(product);
   const file = csvResponse(csvDocument([product], fields, labels), exportFilename(`product-${slug(itemNumber)}`, new Date()));
   return withSignals(file, [
     { type: "click", data: { action: "pdp_export", docId: product.id, itemNumber, title: titleOf(product) } },

@@ -3,6 +3,8 @@ import { pageContext } from "~/web/http.server";
 import { services } from "~/registry.server";
 import type { Doc, RequestContext } from "~/search/engine";
 import { exportCsvPath, isItemKey, isQueryId, isSearchPath, productLink, productPath, whereUsedPath } from "~/search/paths";
+import { catalogName } from "~/search/catalog-fields";
+import { itemNumberOf } from "~/search/field-format";
 import { externalUrlOf, imageOf, isInactive, specificationOf, titleOf } from "~/search/product-view";
 import { EMPTY_STATE, goToPage, parseSearchParams, searchHref } from "~/search/state";
 import { listQueryOf } from "~/search/query/number-jump";
@@ -47,7 +49,7 @@ async function neighboursOf(
   if (at < 0 || start + at !== position) return none;
   const link = (doc: Doc | undefined, pos: number): Neighbour | null => {
     if (!doc) return null;
-    const itemNumber = String(doc.item_number_s ?? doc.id);
+    const itemNumber = itemNumberOf(doc);
     const page = Math.floor(pos / state.rows) + 1;
     return { itemNumber, href: productLink(itemNumber, searchHref(goToPage(state, page), config), pos) };
   };
@@ -57,6 +59,14 @@ async function neighboursOf(
     position,
     total: answer.value.total,
   };
+}
+
+const CATEGORY_FIELD = catalogName("category");
+
+/** The item's category, for the view signal. */
+function categoryOf(product: Doc): string | null {
+  const category = product[CATEGORY_FIELD];
+  return category == null ? null : String(category);
 }
 
 /** /product/{id or item number}: the item, its neighbours in the search it came from, its links; its view and result click. */
@@ -97,11 +107,9 @@ export async function loadProductPage(request: Request, rawId: string | undefine
     logFailure("the item's place in its search", error, context);
     return { prev: null, next: null, position: null, total: null };
   });
-  const itemNumber = String(product.item_number_s ?? product.id);
+  const itemNumber = itemNumberOf(product);
   const self = `${url.pathname}${url.search}`;
-  const signals: SignalInput[] = [
-    { type: "view", data: { docId: product.id, title: titleOf(product), category: product.category_s == null ? null : String(product.category_s), itemNumber } },
-  ];
+  const signals: SignalInput[] = [{ type: "view", data: { docId: product.id, title: titleOf(product), category: categoryOf(product), itemNumber } }];
   // The result click, when the item really is at that place in that search (the neighbours were
   // found there): a made-up link records nothing; the same item again from the same session within
   // a while (a reload, Back and Forward, a replayed link) is the click already counted (signals.server.ts).

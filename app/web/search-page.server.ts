@@ -4,6 +4,7 @@ import { pageContext } from "~/web/http.server";
 import { services } from "~/registry.server";
 import type { RequestContext, SearchResponse } from "~/search/engine";
 import { SearchError, userMessageOf } from "~/search/errors";
+import { itemNumberOf } from "~/search/field-format";
 import { isQueryId, PICK_LIST_PATH, productPath, SEARCH_PATH, whereUsedPath, withBack } from "~/search/paths";
 import { jumpKeyOf, jumpTarget, LIST_PARAM, listHref } from "~/search/query/number-jump";
 import type { SearchConfig } from "~/search/search-config";
@@ -95,7 +96,7 @@ async function jumpToItem(request: Request, url: URL, state: SearchState, config
   });
   const doc = answer ? jumpTarget(answer.value, key) : null;
   if (!answer || !doc) return null;
-  const itemNumber = String(doc.item_number_s ?? doc.id);
+  const itemNumber = itemNumberOf(doc);
   const list = listHref(searchHref(state, config));
   const signals: SignalInput[] = [
     ...searchSignals(request, state, { ...answer, value: { docs: [doc], total: 1, facets: [], highlighting: {}, suggestions: [] } }, undefined),

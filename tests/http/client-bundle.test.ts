@@ -4,13 +4,15 @@
  * and could leak what only the server may know. Read from the compiler's metafile of the build
  * this suite runs against, and from the search page it serves: the scripts that page names
  * (module preloads, the route manifest among them) leave the catalogue's field table on the server
- * and stay within issue 20's budget, compressed as the server sends them (gzip level 6).
+ * and stay within issue 20's budget, compressed as the server sends them (gzip level 6). The
+ * widgets' script, made from the server build's own functions, needs nothing the browser lacks.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
 import { describe, expect, inject, it } from "vitest";
+import { unknownNames } from "../support/browser-script";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const SERVER_ONLY = /\.server\.tsx?$|\/node_modules\/(zod|better-sqlite3|papaparse|jose|remix-auth|remix-auth-oauth2)\//;
@@ -72,5 +74,15 @@ describe("the client bundle", () => {
     const sizes = scripts.map((script) => [script, zlib.gzipSync(fs.readFileSync(path.join(ROOT, "public", script)), { level: 6 }).length] as const);
     const total = sizes.reduce((sum, [, size]) => sum + size, 0);
     expect(total, sizes.map(([script, size]) => `${script} ${size}`).join("\n")).toBeLessThanOrEqual(CEILING);
+  });
+});
+
+describe("the widgets' script", () => {
+  // Its text is the server build's compiled functions (docs/decisions/034): a compiler that adds a
+  // helper of its own (esbuild's keepNames adds __name) would send a script that stops on its first use.
+  it("names nothing but its own functions and the browser's, as the production build sends it", async () => {
+    const response = await fetch(`${inject("baseUrl")}/embed/widgets.js`);
+    expect(response.status).toBe(200);
+    expect(unknownNames(await response.text())).toEqual([]);
   });
 });

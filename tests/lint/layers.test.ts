@@ -22,6 +22,7 @@ const SAMPLES: Record<string, { module: string; fixture: string }> = {
   web: { module: "app/web/log.server.ts", fixture: "app/web/lint-fixture.server.ts" },
   "composition root": { module: "app/registry.server.ts", fixture: "app/start-up.server.ts" },
   components: { module: "app/components/pager.tsx", fixture: "app/components/lint-fixture.tsx" },
+  embed: { module: "app/embed/widgets.ts", fixture: "app/embed/lint-fixture.ts" },
   export: { module: "app/export/csv.ts", fixture: "app/export/lint-fixture.ts" },
   search: { module: "app/search/state.ts", fixture: "app/search/lint-fixture.ts" },
   auth: { module: "app/auth/user.ts", fixture: "app/auth/lint-fixture.ts" },

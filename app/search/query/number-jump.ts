@@ -1,3 +1,4 @@
+import { OPENING_NUMBER_FIELDS } from "../catalog-fields";
 import type { Doc } from "../engine";
 import type { SearchState } from "../state";
 import { numberKey, parseQuery, partNumberKeyOf } from "./query";
@@ -19,12 +20,9 @@ export function jumpKeyOf(state: SearchState, params: URLSearchParams): string |
   return partNumberKeyOf(parseQuery(state.q));
 }
 
-/** The numbers that identify an item: its own, and the manufacturer's (MPN, and CMPN as item pages show it). */
-const FIELDS = ["item_number_s", "attribute_manufacturer_part_number_s", "attribute_cmpn_s"] as const;
-
 /** The one item among `docs` whose item or manufacturer part number has the key; null for none or several. */
 export function jumpTarget(docs: readonly Doc[], key: string): Doc | null {
-  const matching = docs.filter((doc) => FIELDS.some((field) => typeof doc[field] === "string" && numberKey(doc[field]) === key));
+  const matching = docs.filter((doc) => OPENING_NUMBER_FIELDS.some((field) => typeof doc[field] === "string" && numberKey(doc[field]) === key));
   const ids = new Set(matching.map((doc) => doc.id));
   return ids.size === 1 ? matching[0]! : null;
 }

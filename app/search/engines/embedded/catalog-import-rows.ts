@@ -1,5 +1,8 @@
 import { z } from "zod";
 import type { BomType, Doc, FieldValue } from "../../engine";
+import { ITEM_NUMBER_FIELD } from "../../catalog-fields";
+import { MAX_ITEM_KEY_LENGTH } from "../../../lib/limits";
+import { isItemKey } from "../../paths";
 import { BOM_COLUMNS, ITEM_COLUMNS, type ColumnType } from "./schema";
 
 /*
@@ -9,8 +12,6 @@ import { BOM_COLUMNS, ITEM_COLUMNS, type ColumnType } from "./schema";
  */
 
 export const MAX_TEXT_LENGTH = 10_000;
-/** Item numbers and ids end up in URLs, file names and CSV: keep them short and printable. */
-export const MAX_KEY_LENGTH = 200;
 
 /** A value quoted for a message, cut short so one bad cell cannot flood the report. */
 export const quote = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
@@ -63,8 +64,6 @@ const INTEGER = /^[+-]?\d+$/;
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const DATE =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-// eslint-disable-next-line no-control-regex -- control characters are exactly what it looks for
-const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /**
  * An ISO 8601 date or date-time as a UTC instant (`2024-03-15T09:30:00Z`, milliseconds only when not
@@ -130,11 +129,11 @@ const dateCell = cell((s, ctx) => {
   return normalizeDate(s) ?? reject(ctx, s, `expected an ISO 8601 date such as 2024-03-15 or 2024-03-15T09:30:00Z, got ${quote(s)}`);
 });
 
-/** Item numbers and ids: short and printable, as they end up in URLs and file names. */
+/** Item numbers and ids: what an item's path may carry (paths.ts), as they end up in URLs and file names. */
 function checkKey(s: string, ctx: Ctx): string {
-  if (s.length > MAX_KEY_LENGTH) return reject(ctx, s, `longer than ${MAX_KEY_LENGTH} characters`);
-  if (CONTROL.test(s)) return reject(ctx, s, "contains a line break, tab or other control character");
-  return s;
+  if (isItemKey(s)) return s;
+  if (s.length > MAX_ITEM_KEY_LENGTH) return reject(ctx, s, `longer than ${MAX_ITEM_KEY_LENGTH} characters`);
+  return reject(ctx, s, "contains a line break, tab or other control character");
 }
 
 const keyCell = cell((s, ctx) => (s === "" ? null : checkKey(s, ctx)));
@@ -164,7 +163,7 @@ const extraCell = z.unknown().transform((value, ctx): FieldValue => {
 });
 
 const itemShape = Object.fromEntries(
-  ITEM_COLUMNS.map((c) => [c.name, c.name === "item_number_s" ? requiredKey("missing: every item needs an item number") : CELL_SCHEMAS[c.type]]),
+  ITEM_COLUMNS.map((c) => [c.name, c.name === ITEM_NUMBER_FIELD ? requiredKey("missing: every item needs an item number") : CELL_SCHEMAS[c.type]]),
 );
 
 /** One item row (CSV or JSON Lines) → a catalogue document; `id` defaults to the item number. */
@@ -173,7 +172,7 @@ export const ItemRowSchema = z
   .catchall(extraCell)
   .transform((row): Doc => {
     // Reuses the parsed object: a copy per row is measurable garbage on a million rows.
-    row.id ??= String(row.item_number_s);
+    row.id ??= String(row[ITEM_NUMBER_FIELD]);
     return row as Doc;
   });
 

@@ -7,6 +7,7 @@ import { KeyRegister } from "./catalog-import-keys.server";
 import { formatOf, records, type Columns } from "./catalog-import-readers.server";
 import { BomRowSchema, ItemRowSchema, quote } from "./catalog-import-rows";
 import { CatalogWriter } from "./catalog-writer.server";
+import { ITEM_NUMBER_FIELD } from "../../catalog-fields";
 import { BOM_COLUMNS, ITEM_COLUMNS } from "./schema";
 
 /*
@@ -114,7 +115,7 @@ interface ImportRun {
   onRow: (phase: "items" | "bom") => void;
 }
 
-const ITEM_FILE_COLUMNS: Columns = { known: ["id", ...ITEM_COLUMNS.map((c) => c.name)], required: ["item_number_s"], extraColumns: true };
+const ITEM_FILE_COLUMNS: Columns = { known: ["id", ...ITEM_COLUMNS.map((c) => c.name)], required: [ITEM_NUMBER_FIELD], extraColumns: true };
 const BOM_FILE_COLUMNS: Columns = { known: BOM_COLUMNS, required: ["item_number"], extraColumns: false };
 
 async function importItems(itemsPath: string, run: ImportRun): Promise<void> {
@@ -132,13 +133,13 @@ async function importItems(itemsPath: string, run: ImportRun): Promise<void> {
       for (const problem of issueProblems(file, record.line, parsed.error)) problems.add(problem);
     } else {
       const doc = parsed.data;
-      const itemNumber = String(doc.item_number_s);
+      const itemNumber = String(doc[ITEM_NUMBER_FIELD]);
       const firstNumber = keys.claim("item_number", itemNumber, record.line);
       if (firstNumber !== null) {
         problems.add({
           file,
           line: record.line,
-          field: "item_number_s",
+          field: ITEM_NUMBER_FIELD,
           message: `duplicate item number ${quote(itemNumber)} (first on line ${firstNumber})`,
         });
       }

@@ -3,7 +3,8 @@ import type { BomDoc, Doc } from "../../engine";
 import { numberKey } from "../../query/query";
 import { createIndexes, createSchema, ident, SCHEMA_VERSION, setRankWeights, writeMeta, type CatalogDb } from "./catalog-db.server";
 import { ftsTokens } from "./fts-query";
-import { ftsColumnOf, FTS_INDEX_COLUMNS, ITEM_COLUMN_NAMES, ITEM_COLUMNS, NUMBER_FIELDS, type FtsIndexColumn } from "./schema";
+import { NUMBER_FIELDS } from "../../catalog-fields";
+import { ftsColumnOf, FTS_INDEX_COLUMNS, ITEM_COLUMN_NAMES, ITEM_COLUMNS, type FtsIndexColumn } from "./schema";
 
 const FTS_NAMES = FTS_INDEX_COLUMNS.map((c) => c.name);
 const FTS_COLUMN_OF = new Map(ITEM_COLUMNS.map((c) => [c.name, ftsColumnOf(c)]));

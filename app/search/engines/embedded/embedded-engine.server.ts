@@ -16,7 +16,7 @@ import type {
   SearchResponse,
   Sort,
 } from "../../engine";
-import { HIGHLIGHTED_FIELDS } from "../../catalog-fields";
+import { HIGHLIGHTED_FIELDS, OPENING_KINDS } from "../../catalog-fields";
 import { BOM_SORT_FIELDS, bomKeyOf, FACET_LIMIT } from "../../engine";
 import { SearchError } from "../../errors";
 import { ident, readMeta, SCHEMA_VERSION, type CatalogDb } from "./catalog-db.server";
@@ -24,7 +24,6 @@ import { type DocValues, isCatalogField, loadDocValues, NO_VALUE } from "./doc-v
 import { asksForNothing, numberKey, partNumberKeyOf, positiveTerms, searchQuery, type QueryTree } from "../../query/query";
 import { highlightText, highlightTokens, matchExpressions } from "./fts-query";
 import { buildVocabulary, collate, type Vocabulary } from "./spelling";
-import { OPENING_KINDS } from "./schema";
 
 const RELOAD_CHECK_MS = 2000;
 

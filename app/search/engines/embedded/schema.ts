@@ -2,7 +2,7 @@
  * The embedded catalogue's item columns: the catalogue fields (search/catalog-fields.ts) under
  * their Fusion index field names, so that the same display rules serve both engines.
  */
-import { CATALOG_FIELDS, FTS_GROUPS, type FieldType, type FtsGroup } from "../../catalog-fields";
+import { CATALOG_FIELDS, catalogName, FTS_GROUPS, type FieldType, type FtsGroup } from "../../catalog-fields";
 import { BOM_SORT_FIELDS } from "../../engine";
 
 export type ColumnType = FieldType;
@@ -29,7 +29,7 @@ export const FTS_INDEX_COLUMNS = [
 ] as const;
 export type FtsIndexColumn = (typeof FTS_INDEX_COLUMNS)[number]["name"];
 
-const MFR_PART_NUMBER = "attribute_manufacturer_part_number_s";
+const MFR_PART_NUMBER = catalogName("manufacturer_part_number");
 
 /** The index column an item field feeds, from its full-text group in the field registry. */
 export function ftsColumnOf(field: { name: string; fts?: FtsGroup }): FtsIndexColumn | null {
@@ -37,22 +37,6 @@ export function ftsColumnOf(field: { name: string; fts?: FtsGroup }): FtsIndexCo
   if (field.fts === "part_numbers") return field.name === MFR_PART_NUMBER ? "mfr_part_number" : "other_part_numbers";
   return field.fts;
 }
-
-/**
- * Part-number fields, also kept as keys without separators or case (query/numberKey) for exact
- * look-ups: the kind orders exact matches (an item number before a manufacturer part number…).
- */
-export const NUMBER_FIELDS = [
-  { name: "item_number_s", kind: 0 },
-  { name: MFR_PART_NUMBER, kind: 1 },
-  { name: "attribute_alternate_manufacturer_part_number_s", kind: 2 },
-  { name: "attribute_supplier_part_number_s", kind: 3 },
-  // The manufacturer's numbers the item page shows as CMPN (e.g. 835C5513P470) and ACMPN.
-  { name: "attribute_cmpn_s", kind: 1 },
-  { name: "attribute_acmpn_s", kind: 2 },
-] as const;
-/** Kinds that open an item when a query is exactly that number: item and manufacturer part numbers (CMPN included). */
-export const OPENING_KINDS = [0, 1] as const;
 
 /** Full-text groups of the field registry (for documentation and checks). */
 export const FTS_COLUMNS = FTS_GROUPS;

@@ -5,7 +5,7 @@
  * special character escaped, with the tree's own operators (`+`, `-`, `OR`), or as phrase-quoted,
  * escaped filter values: never as query syntax of its own.
  */
-import { HIGHLIGHTED_FIELDS } from "../../catalog-fields";
+import { HIGHLIGHTED_FIELDS, OPENING_NUMBER_FIELDS } from "../../catalog-fields";
 import type { Filter, SearchRequest, Sort } from "../../engine";
 import { FACET_LIMIT, HL_POST, HL_PRE } from "../../engine";
 import { configuredFacetFields, fieldKey, hasTypeSuffix } from "../../fields";
@@ -71,7 +71,7 @@ function plainQuery(tree: QueryTree): string {
  */
 export function numberQuery(text: string): string {
   const values = [...new Set([text.trim(), text.trim().toUpperCase()])].map(solrPhrase).join(" OR ");
-  return `item_number_s:(${values}) OR attribute_manufacturer_part_number_s:(${values}) OR attribute_cmpn_s:(${values})`;
+  return OPENING_NUMBER_FIELDS.map((field) => `${field}:(${values})`).join(" OR ");
 }
 
 /** Relevance is `score desc`; a cursor needs the `id` tie-breaker, and sorts by `id asc` alone by default. */
