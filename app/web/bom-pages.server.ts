@@ -80,6 +80,15 @@ function pageBackOf(back: string): { href: string; label: string } | null {
   return page ? { href: back, label: page.label } : null;
 }
 
+/** What every BOM and Where Used page starts with: the user, the item, the ways back, the context. */
+async function pageRequest(request: Request, rawItem: string | undefined) {
+  await requireUser(request);
+  const item = itemNumberParam(rawItem);
+  const url = new URL(request.url);
+  const back = backParam(url);
+  return { item, url, back, searchBack: searchBackOf(back), context: pageContext(request) };
+}
+
 export interface SectionSpec {
   prefix: string;
   type: BomType;
@@ -165,12 +174,7 @@ const OTHER = spec("other", "Other BOM Items");
  * or a redirect when they all have one type (decision 033).
  */
 export async function loadCombinedBom(request: Request, rawItem: string | undefined) {
-  await requireUser(request);
-  const item = itemNumberParam(rawItem);
-  const url = new URL(request.url);
-  const back = backParam(url);
-  const searchBack = searchBackOf(back);
-  const context = pageContext(request);
+  const { item, url, back, searchBack, context } = await pageRequest(request, rawItem);
   let counts;
   try {
     counts = await bomTypeCounts(item, context);
@@ -202,12 +206,7 @@ const SINGLE = {
 
 /** /asset-bom/{number} and /pm-bom/{number}: one type only. */
 export async function loadSingleBom(request: Request, rawItem: string | undefined, type: "asset" | "pm") {
-  await requireUser(request);
-  const item = itemNumberParam(rawItem);
-  const url = new URL(request.url);
-  const back = backParam(url);
-  const searchBack = searchBackOf(back);
-  const context = pageContext(request);
+  const { item, url, back, searchBack, context } = await pageRequest(request, rawItem);
   const { spec: sectionSpec, empty, failed } = SINGLE[type];
   let section;
   try {
@@ -248,12 +247,7 @@ function crumbsFor(back: string, item: string): Crumb[] {
  * item's description. An item that is neither in the catalogue nor in any BOM does not exist (404).
  */
 export async function loadWhereUsed(request: Request, rawItem: string | undefined) {
-  await requireUser(request);
-  const item = itemNumberParam(rawItem);
-  const url = new URL(request.url);
-  const back = backParam(url);
-  const searchBack = searchBackOf(back);
-  const context = pageContext(request);
+  const { item, url, back, searchBack, context } = await pageRequest(request, rawItem);
   const fromItemPage = url.searchParams.get("via") === "pdp_where_used";
   url.searchParams.delete("via");
   // The item itself only names the page: when its look-up fails the page goes on without it.
