@@ -5,7 +5,7 @@
  * One test per width, each page type loaded once.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { apiSearch, findBomHead, isJs, SEARCH_PATH, searchUrl, waitForHydration } from "./helpers";
+import { apiSearch, findBomHead, isJs, SEARCH_PATH, searchUrl, waitForHydration, waitForReact } from "./helpers";
 
 /** The document's width against the window's: nothing may scroll sideways. */
 async function expectNoSidewaysScroll(page: Page, what: string): Promise<void> {
@@ -92,6 +92,17 @@ for (const width of [320, 360, 1280]) {
     await page.goto(`/where-used/${encoded}`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Where Used: ${item}`);
     await expectNoSidewaysScroll(page, "Where Used");
+
+    // A record's asset number leads to that asset's BOM, on a card as in a table.
+    const asset = page.getByRole("region", { name: "Asset BOM", exact: true }).locator('a[href^="/bom/"]').first();
+    await expect(asset).toBeVisible();
+    const link = (await asset.boundingBox())!;
+    expect(link.x + link.width, "the asset number link is inside the window").toBeLessThanOrEqual(width);
+    const number = ((await asset.textContent()) ?? "").trim();
+    await waitForReact(page, testInfo);
+    await asset.click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Asset BOM ${number}`);
+    await expectNoSidewaysScroll(page, "BOM");
 
     await page.goto(`/bom/${encodeURIComponent(head)}`);
     await expect(page.getByRole("heading", { level: 1 })).toContainText(head);
