@@ -148,10 +148,17 @@ async function bomTypeCounts(assetNumber: string, context: RequestContext) {
  * The answer for a number that heads no BOM of the kind asked for. A component (an item number is
  * the usual thing to try) is used in BOMs rather than heading one: the answer leads to where.
  */
-async function noBom(message: string, item: string, back: string, context: RequestContext): Promise<Response> {
+async function noBom(message: string, item: string, back: string, context: ReturnType<typeof pageContext>): Promise<Response> {
+  // The link is extra: when the look-up fails the answer goes without it, and the log says why.
   const uses = await services()
     .search.bom({ itemNumber: item, start: 0, rows: 0 }, context)
-    .then((answer) => answer.value.total, () => 0);
+    .then(
+      (answer) => answer.value.total,
+      (error: unknown) => {
+        logFailure("the item's Where Used count for its BOM page", error, context);
+        return 0;
+      },
+    );
   const related = uses > 0 ? { label: "View Where Used", href: withBack(whereUsedPath(item), back) } : undefined;
   return json({ message, back: searchBackOf(back), ...(related ? { related } : {}) }, { status: 404 });
 }
