@@ -191,7 +191,6 @@ describe("replica settings", () => {
   });
 
   it.each([
-    ["true", true],
     ["off", false],
     ["1", 1],
     ["loopback", ["loopback"]],
@@ -203,6 +202,30 @@ describe("replica settings", () => {
 
   it.each(["10.0.0.0/33", "proxy.example.com", "1.2.3", "99", "loopback,, nope"])("refuse TRUST_PROXY=%s, naming it", (raw) => {
     expect(() => parseConfig({ TRUST_PROXY: raw })).toThrow(/TRUST_PROXY/);
+  });
+
+  it.each(["true", "on", "yes"])("refuse TRUST_PROXY=%s: it would believe whatever address a client writes", (raw) => {
+    expect(() => parseConfig({ TRUST_PROXY: raw })).toThrow(/TRUST_PROXY: true would believe any client's X-Forwarded-For/);
+  });
+
+  it.each([
+    [undefined, "portal"],
+    ["off", "off"],
+    ["9464", { port: 9464 }],
+    ["127.0.0.1:9464", { host: "127.0.0.1", port: 9464 }],
+    ["[::1]:9464", { host: "::1", port: 9464 }],
+  ])("read METRICS_LISTEN=%s", (raw, expected) => {
+    expect(parseConfig(raw === undefined ? {} : { METRICS_LISTEN: raw }).metricsListen).toEqual(expected);
+  });
+
+  it.each(["on", "99999", "host:", ":9464", "a b:1"])("refuse METRICS_LISTEN=%s, naming it", (raw) => {
+    expect(() => parseConfig({ METRICS_LISTEN: raw })).toThrow(/METRICS_LISTEN/);
+  });
+
+  it("log JSON at info unless told otherwise, and refuse an unknown format", () => {
+    expect(parseConfig({}).log).toEqual({ format: "json", level: "info" });
+    expect(parseConfig({ LOG_FORMAT: "pretty", LOG_LEVEL: "debug" }).log).toEqual({ format: "pretty", level: "debug" });
+    expect(() => parseConfig({ LOG_FORMAT: "xml" })).toThrow(/LOG_FORMAT/);
   });
 
   it("take a postgres URL, a drain time and a replica name, and refuse others", () => {

@@ -55,7 +55,11 @@ function isProxyEntry(entry: string): boolean {
 const trustProxy = z.string().transform((raw, ctx): TrustProxy => {
   const text = raw.trim().toLowerCase();
   if (["false", "off", "no", "0"].includes(text)) return false;
-  if (["true", "on", "yes"].includes(text)) return true;
+  if (["true", "on", "yes"].includes(text)) {
+    // Express's `true` believes the left-most address of X-Forwarded-For, which any client writes.
+    ctx.addIssue({ code: "custom", message: "true would believe any client's X-Forwarded-For; name the proxies' addresses (e.g. 10.0.0.5) or give a hop count (1: one proxy in front)" });
+    return z.NEVER;
+  }
   if (/^\d+$/.test(text)) {
     if (Number(text) > 20) ctx.addIssue({ code: "custom", message: "a hop count is at most 20" });
     return Number(text);
@@ -68,7 +72,20 @@ const trustProxy = z.string().transform((raw, ctx): TrustProxy => {
   }
   return entries;
 });
-export type TrustProxy = boolean | number | string[];
+export type TrustProxy = false | number | string[];
+
+/** METRICS_LISTEN: `off`, or a port or host:port of a listener of their own; unset, /metrics on the portal's port. */
+const metricsListen = z.string().trim().transform((raw, ctx): MetricsListen => {
+  if (["off", "false", "no", "0"].includes(raw.toLowerCase())) return "off";
+  const match = /^(?:(\[[0-9a-f:]+\]|[A-Za-z0-9.-]+):)?(\d{1,5})$/i.exec(raw);
+  const port = Number(match?.[2]);
+  if (!match || port < 1 || port > 65535) {
+    ctx.addIssue({ code: "custom", message: `expected off, a port (9464) or host:port (127.0.0.1:9464), not "${raw}"` });
+    return z.NEVER;
+  }
+  return { port, ...(match[1] ? { host: match[1].replace(/^\[|\]$/g, "") } : {}) };
+});
+export type MetricsListen = "portal" | "off" | { host?: string; port: number };
 
 const databaseUrl = z
   .string()
@@ -134,6 +151,9 @@ export const EnvSchema = z
     DATABASE_URL: databaseUrl.optional(),
     BEACON_RATE_LIMIT_PER_MINUTE: z.coerce.number({ error: "expected a whole number" }).int().min(0).max(100_000).default(300),
     SHUTDOWN_DRAIN_MS: z.coerce.number({ error: "expected a whole number" }).int().min(0).max(600_000).default(0),
+    METRICS_LISTEN: metricsListen.optional(),
+    LOG_FORMAT: z.enum(["json", "pretty"], { error: "expected json or pretty" }).default("json"),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { error: "expected error, warn, info, debug or silent" }).default("info"),
     REPLICA_ID: z.string().trim().regex(/^[A-Za-z0-9._:-]{1,64}$/, "expected up to 64 letters, digits and . _ : -").optional(),
   })
   .superRefine((env, ctx) => {
@@ -214,6 +234,9 @@ export interface AppConfig {
   shutdownDrainMs: number;
   /** This replica's name in the probes and the log. */
   replicaId: string;
+  /** Where GET /metrics is served: on the portal's port, on a listener of its own, or nowhere. */
+  metricsListen: MetricsListen;
+  log: { format: "json" | "pretty"; level: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent" };
   /** Origins item images may come from besides the portal. */
   imageHosts: string[];
   /** Unset: the spec's default five facets and display order. */
@@ -288,6 +311,8 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     ...(e.SESSION_SECRET ? { keySecret: e.SESSION_SECRET } : {}),
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     replicaId: e.REPLICA_ID ?? `${os.hostname()}-${process.pid}`,
+    metricsListen: e.METRICS_LISTEN ?? "portal",
+    log: { format: e.LOG_FORMAT, level: e.LOG_LEVEL },
     imageHosts: e.IMAGE_HOSTS ?? [],
     ...(e.FACET_FIELDS ? { facetFields: e.FACET_FIELDS } : {}),
     ...(e.FIELD_DISPLAY_ORDER ? { displayOrder: e.FIELD_DISPLAY_ORDER } : {}),

@@ -8,6 +8,7 @@
 import path from "node:path";
 import type pg from "pg";
 import { Auth } from "./auth/auth.server";
+import { GuardedSessionStore } from "./auth/guarded-session-store.server";
 import { OidcClient } from "./auth/oidc.server";
 import { PgSessionStore, SESSION_MIGRATIONS } from "./auth/session-store-pg.server";
 import { SqliteSessionStore, type SessionStore } from "./auth/session-store.server";
@@ -17,6 +18,8 @@ import { BackendEngine } from "./search/engines/backend/backend-engine.server";
 import { ensureCatalog } from "./search/engines/embedded/catalog-build.server";
 import { EmbeddedEngine } from "./search/engines/embedded/embedded-engine.server";
 import { FusionEngine } from "./search/engines/fusion/fusion-engine.server";
+import { log } from "./lib/log.server";
+import { metrics } from "./lib/metrics.server";
 import { createPool, migrate } from "./lib/postgres.server";
 import { RATE_LIMIT_MIGRATIONS } from "./lib/rate-limits.server";
 import { searchConfigWith, type SearchConfig } from "./search/search-config";
@@ -61,7 +64,10 @@ export function createServices(config: AppConfig): Services {
   return {
     config,
     searchConfig,
-    search: new SearchService(searchConfig, { primary, fallback }, breaker),
+    search: new SearchService(searchConfig, { primary, fallback }, breaker, {
+      platformFailure: (failure) => log.warn({ ...failure }, "search platform failed"),
+      backupAnswer: (why) => metrics.backupAnswers.inc({ why }),
+    }),
     catalogue,
     signals,
     auth: sessions ? authOf(config, sessions.store) : null,
@@ -83,10 +89,11 @@ export function createServices(config: AppConfig): Services {
 const MIGRATIONS = [...SESSION_MIGRATIONS, ...RATE_LIMIT_MIGRATIONS, ...SIGNALS_MIGRATIONS];
 
 /**
- * What the services need before the first request: with a shared store, its tables (retried
- * while the database is starting, for up to `waitMs`) and the keys kept there.
+ * What the services need of the shared store: its tables and the keys kept there, retried while
+ * the database does not answer (every second, then up to every 10 s) for up to `waitMs`; the
+ * server does not wait for it (a replica serves what it can while PostgreSQL is away).
  */
-export function prepareServices(s: Services, waitMs = 60_000): Promise<void> {
+export function prepareServices(s: Services, waitMs = Infinity): Promise<void> {
   let preparing = preparations.get(s);
   if (!preparing) {
     preparing = prepare(s, waitMs);
@@ -104,16 +111,16 @@ async function prepare(s: Services, waitMs: number): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       const applied = await migrate(s.shared, MIGRATIONS);
-      if (applied.length) console.log(`Shared store: ${applied.length} migration(s) applied`);
-      break;
+      await s.signals.prepare();
+      await s.listen();
+      log.info({ store: "postgres", migrations: applied.length, attempts: attempt }, "shared store prepared");
+      return;
     } catch (error) {
       if (Date.now() > deadline) throw error;
-      if (attempt === 1) console.warn(`Shared store not answering yet (${error instanceof Error ? error.message : error}); retrying`);
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      if (attempt === 1) log.warn({ store: "postgres", err: error }, "shared store not answering yet; retrying until it does");
+      await new Promise((resolve) => setTimeout(resolve, Math.min(1000 * attempt, 10_000)));
     }
   }
-  await s.signals.prepare();
-  await s.listen();
 }
 
 /** The signals outbox in a file of its own beside the catalogue (imports replace the catalogue's file). */
@@ -143,10 +150,10 @@ function embeddedCatalogue(config: AppConfig): EmbeddedEngine {
 function sessionStoreOf(config: AppConfig, shared: pg.Pool | null): { store: SessionStore; listen?(): Promise<void>; close(): unknown } {
   if (shared) {
     const store = new PgSessionStore(shared, { listenUrl: config.databaseUrl! });
-    return { store, listen: () => store.listen(), close: () => store.close() };
+    return { store: new GuardedSessionStore(store, "postgres"), listen: () => store.listen(), close: () => store.close() };
   }
   const store = new SqliteSessionStore(path.join(path.dirname(config.catalogDb), "sessions.db"));
-  return { store, close: () => store.close() };
+  return { store: new GuardedSessionStore(store, "sqlite"), close: () => store.close() };
 }
 
 function authOf(config: AppConfig, store: SessionStore): Auth | null {
@@ -171,6 +178,11 @@ let current: Services | undefined;
 /** The services of this process, built from the environment on first use. */
 export function services(): Services {
   current ??= createServices(getConfig());
+  return current;
+}
+
+/** The services of this process if they have been built, without building them (a metrics scrape reads them). */
+export function builtServices(): Services | undefined {
   return current;
 }
 

@@ -11,6 +11,7 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import { useContext, type ReactNode } from "react";
+import { ErrorPanel } from "./components/error-panel";
 import { ErrorScreen, NotFoundScreen } from "./components/error-screen";
 import { useDocumentNavigation } from "./components/nav";
 import { useNonce } from "./components/nonce";
@@ -18,6 +19,7 @@ import { PreferencesContext, type ShellPreferences } from "./components/preferen
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
 import { useShell } from "./components/header-search";
+import { HOME_PATH } from "./search/paths";
 import styles from "./styles/app.css";
 import { loadSignInState } from "./web/auth.server";
 import { companyLinks, liteParamRedirect, supportHref, readPreferences, signalsEnabled, typeaheadEnabled } from "./web/preferences.server";
@@ -98,6 +100,10 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
+  const location = useLocation();
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundScreen />;
+  // A moment's unavailability with its own words (sign-in while the sessions cannot be read): say it, and offer to try again.
+  const message = isRouteErrorResponse(error) && error.status === 503 ? (error.data as { message?: unknown } | null)?.message : undefined;
+  if (typeof message === "string") return <ErrorPanel message={message} retryHref={`${location.pathname}${location.search}`} backHref={HOME_PATH} />;
   return <ErrorScreen />;
 }

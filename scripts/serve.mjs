@@ -6,9 +6,10 @@
  *
  * A Node process renders one page at a time, so a single process leaves every other core idle.
  * WEB_CONCURRENCY sets the number of workers (default: the cores this process may use; 1 serves
- * from this process, without a cluster). The workers share the port; the portal keeps no
- * state between requests apart from each worker's circuit breaker for Fusion, which each worker
- * keeps for itself, as replicas on other machines would.
+ * from this process, without a cluster). The workers share the port and the files beside the
+ * catalogue (sessions, signals); each keeps for itself what a replica on another machine would
+ * (its circuit breaker for Fusion, its caches, its flood guard's counts). A scrape of /metrics
+ * answers for every worker, and a SIGTERM drains them all as it drains one server.
  *
  * The first worker starts alone, so that it creates the sample catalogue (when there is none) before
  * the others open it. A worker that dies is replaced; one that dies while starting (a bad setting,

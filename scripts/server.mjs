@@ -8,21 +8,28 @@
  * or an error page included, carries the security headers and its own script nonce.
  *
  * Behind a proxy, TRUST_PROXY says whose X-Forwarded-For to believe (Express's `trust proxy`): the
- * client's address the limits, signals and the log use. With a shared store (DATABASE_URL) its
- * tables are made before the server listens. SIGTERM stops it gracefully: readiness answers 503 at
- * once, requests are still served for SHUTDOWN_DRAIN_MS while the balancer notices, then the server
- * stops accepting, finishes what it has (for at most IN_FLIGHT_MS), sends the signals outbox to
- * Fusion (for at most OUTBOX_MS), closes its stores and exits 0.
+ * client's address the limits, signals and the log use. Each request is one JSON line in the log
+ * (app/web/operations.server.ts) and an observation in the metrics, served at GET /metrics or on
+ * a listener of their own (METRICS_LISTEN); in a cluster (scripts/workers.mjs) a scrape of any
+ * worker answers for them all. With a shared store (DATABASE_URL) the server listens at once and
+ * its tables are made in the background, whenever PostgreSQL answers.
+ *
+ * SIGTERM or SIGINT, sent once or many times, to the server or to its whole process group, stops
+ * it gracefully: readiness answers 503 at once, requests are still served for SHUTDOWN_DRAIN_MS
+ * while the balancer notices, then the server stops accepting, finishes what it has (for at most
+ * IN_FLIGHT_MS), sends the signals outbox to Fusion (for at most OUTBOX_MS), closes its stores and
+ * exits 0.
  *
  *   node scripts/server.mjs build/index.js     (PORT, HOST as for remix-serve)
  */
 import { Buffer } from "node:buffer";
+import cluster from "node:cluster";
+import http from "node:http";
 import path from "node:path";
 import url from "node:url";
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
-import morgan from "morgan";
 
 process.env.NODE_ENV = process.env.NODE_ENV ?? "production";
 const buildPath = path.resolve(process.argv[2] ?? "build/index.js");
@@ -42,18 +49,71 @@ let closing = false;
 let inFlight = 0;
 let allAnswered = () => {};
 
+/** The metrics of this process, or in a cluster those of every worker, which the primary adds up. */
+const pendingScrapes = new Map();
+let scrapes = 0;
+function metricsText() {
+  if (!cluster.isWorker) return envelope.metrics();
+  return new Promise((resolve, reject) => {
+    const id = ++scrapes;
+    const timer = setTimeout(() => {
+      pendingScrapes.delete(id);
+      reject(new Error("the cluster's primary did not answer"));
+    }, 5000);
+    pendingScrapes.set(id, { resolve, reject, timer });
+    process.send({ type: "crib:metrics", id });
+  });
+}
+process.on("message", (message) => {
+  const pending = message?.type === "crib:metrics-answer" && pendingScrapes.get(message.id);
+  if (!pending) return;
+  pendingScrapes.delete(message.id);
+  clearTimeout(pending.timer);
+  if (message.error) pending.reject(new Error(message.error));
+  else pending.resolve({ text: message.text, contentType: message.contentType });
+});
+/** Answers a scrape: never limited, never behind sign-in (it shows no person's data). */
+function serveMetrics(res) {
+  metricsText().then(
+    ({ text, contentType }) => res.writeHead(200, { "Content-Type": contentType, "Cache-Control": "no-store" }).end(text),
+    (error) => res.writeHead(503, { "Content-Type": "text/plain; charset=utf-8" }).end(`Metrics unavailable: ${error.message}\n`),
+  );
+}
+const METRICS_PATH = /^\/metrics\/?$/i;
+
 const app = express();
 app.disable("x-powered-by");
 app.set("trust proxy", envelope.trustProxy);
 app.use((req, res, next) => {
+  const started = process.hrtime.bigint();
+  const { requestId, trace } = envelope.begin(req.headers);
+  // The request's id, taken or made, is the one the app, its answer and the log all name.
+  req.headers["x-request-id"] = requestId;
+  res.setHeader("X-Request-ID", requestId);
+  const client = req.ip ?? req.socket.remoteAddress ?? "";
+  let verdict = null;
   inFlight++;
   res.once("close", () => {
     if (--inFlight === 0 && closing) allAnswered();
+    envelope.record({
+      requestId,
+      traceId: trace.traceId,
+      method: req.method,
+      url: req.originalUrl,
+      status: res.statusCode,
+      seconds: Number(process.hrtime.bigint() - started) / 1e9,
+      client,
+      user: verdict?.user,
+      refusal: verdict?.refusal?.reason,
+      aborted: !res.writableFinished,
+    });
   });
   // Once the server is closing, each answer ends its connection: keep-alive must not hold the stop up.
   if (closing) res.setHeader("Connection", "close");
-  const request = { method: req.method, url: req.originalUrl, headers: req.headers, client: req.ip ?? req.socket.remoteAddress ?? "" };
-  envelope.check(request).then((verdict) => {
+  if (envelope.metricsListen === "portal" && METRICS_PATH.test(req.path) && (req.method === "GET" || req.method === "HEAD")) return serveMetrics(res);
+  const request = { method: req.method, url: req.originalUrl, headers: req.headers, client };
+  envelope.check(request).then((checked) => {
+    verdict = checked;
     for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
     if (verdict.preflight) return void res.status(204).end();
     if (!verdict.refusal) {
@@ -65,9 +125,10 @@ app.use((req, res, next) => {
         res.locals.signals = admitted.signals;
         if (admitted.setCookie) res.append("Set-Cookie", admitted.setCookie);
       }
-      return next();
+      // Whatever the request calls (Fusion, the identity provider) carries its trace.
+      return envelope.inTrace(trace, next);
     }
-    const answer = envelope.refuse(request, verdict);
+    const answer = envelope.refuse(request, verdict, requestId);
     res.status(answer.status);
     answer.headers.forEach((value, name) => res.setHeader(name, value));
     return answer.arrayBuffer().then((body) => res.end(Buffer.from(body)));
@@ -76,19 +137,19 @@ app.use((req, res, next) => {
 app.use(compression());
 app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
 app.use(express.static("public", { maxAge: "1h" }));
-// The client's address as TRUST_PROXY establishes it (req.ip), not the proxy's.
-app.use(morgan(":remote-addr :method :url :status :res[content-length] - :response-time ms"));
 // What was established above reaches loaders, actions and the render in the load context (app/web/load-context.ts).
 const getLoadContext = (_req, res) => ({ cspNonce: res.locals.cspNonce, signals: res.locals.signals });
 app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV, getLoadContext }));
 
-try {
-  await envelope.prepare();
-} catch (error) {
-  console.error("The shared store could not be prepared:", error instanceof Error ? error.message : error);
-  process.exit(1);
-}
+envelope.prepare();
 const server = process.env.HOST ? app.listen(port, process.env.HOST) : app.listen(port);
+// A listener of the metrics' own (METRICS_LISTEN): in a cluster the workers share its port, as they share the portal's.
+const metricsServer =
+  typeof envelope.metricsListen === "object"
+    ? http
+        .createServer((req, res) => (METRICS_PATH.test(new URL(req.url ?? "/", "http://metrics.invalid").pathname) ? serveMetrics(res) : res.writeHead(404).end()))
+        .listen(envelope.metricsListen.port, envelope.metricsListen.host)
+    : null;
 // Headers over Node's limit (16 KB) never reach express: say what happened, with the envelope's basics.
 server.on("clientError", (error, socket) => {
   if (!socket.writable) return socket.destroy();
@@ -100,16 +161,21 @@ server.on("clientError", (error, socket) => {
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 });
-server.on("listening", () => console.log(`[crib-search] http://${process.env.HOST || "localhost"}:${port} (replica ${envelope.replicaId})`));
+server.on("listening", () => envelope.log.info({ url: `http://${process.env.HOST || "localhost"}:${port}`, metrics: envelope.metricsListen }, "listening"));
 
 let stopping = false;
 async function stop(signal) {
-  if (stopping) return;
+  if (stopping) {
+    // A second signal (a process group's, a supervisor's repeat) never shortens the drain.
+    envelope.log.info({ signal }, "already stopping");
+    return;
+  }
   stopping = true;
-  console.log(`[crib-search] ${signal}: not ready; still serving for ${envelope.shutdownDrainMs} ms`);
+  envelope.log.info({ signal, drainMs: envelope.shutdownDrainMs }, "stopping: not ready, still serving while the balancer notices");
   envelope.drain();
   await new Promise((resolve) => setTimeout(resolve, envelope.shutdownDrainMs));
   closing = true;
+  metricsServer?.close();
   const closed = new Promise((resolve) => server.close(resolve));
   // Idle keep-alive connections go now; busy ones after their answer (Connection: close).
   server.closeIdleConnections();
@@ -122,11 +188,11 @@ async function stop(signal) {
   try {
     await envelope.close(OUTBOX_MS);
   } catch (error) {
-    console.error("[crib-search] stores could not be closed:", error);
+    envelope.log.error({ err: error }, "stores could not be closed");
   }
-  console.log("[crib-search] stopped");
+  envelope.log.info({ signal }, "stopped");
   process.exit(0);
 }
-for (const signal of ["SIGTERM", "SIGINT"]) process.once(signal, () => void stop(signal));
+for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, () => void stop(signal));
 // A worker of scripts/serve.mjs is stopped by its primary, which disconnects it.
 if (process.send) process.once("disconnect", () => void stop("disconnect"));

@@ -4,6 +4,7 @@
 import { spawnSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { setInterval } from "node:timers";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const serverBuild = path.join(root, "build", "index.js");
@@ -33,5 +34,19 @@ const server = spawn(process.execPath, [path.join(root, "scripts/serve.mjs"), se
   stdio: "inherit",
   env,
 });
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+// A stop is relayed once: a signal sent to the whole process group (systemd, `kill -- -PGID`, a
+// supervisor) reaches the server itself too, and the server takes every repeat as the same stop.
+let relayed = false;
+const relay = (signal) => {
+  if (relayed) return;
+  relayed = true;
+  server.kill(signal);
+};
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => relay(signal));
+// Under `npm start` the shell between npm and this script dies of a SIGTERM sent to npm alone and
+// leaves this process to init: a parent that goes away is a stop, so the server never serves on unmanaged.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) relay("SIGTERM");
+}, 500).unref();
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

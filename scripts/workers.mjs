@@ -5,6 +5,7 @@
  */
 import cluster from "node:cluster";
 import os from "node:os";
+import promClient from "prom-client";
 
 /** WEB_CONCURRENCY as a worker count: default one per usable core; a bad value stops the server. */
 export function workerCount(raw) {
@@ -16,6 +17,9 @@ export function workerCount(raw) {
   }
   return Number(text);
 }
+
+/** SHUTDOWN_DRAIN_MS as the workers read it (they refuse a bad value at start). */
+const drainMs = () => Number(process.env.SHUTDOWN_DRAIN_MS) || 0;
 
 export function runWorkers({ exec, args, count }) {
   cluster.setupPrimary({ exec, args });
@@ -46,8 +50,14 @@ export function runWorkers({ exec, args, count }) {
     });
   };
 
-  /** Each worker closes its server, finishes the requests it has, and exits. */
+  /**
+   * Each worker stops as a single server does on SIGTERM (scripts/server.mjs: not ready, still
+   * serving for SHUTDOWN_DRAIN_MS, then finishing what it has and sending its outbox), and this
+   * process, which holds the shared port, waits for the last of them. Not `disconnect()`: that
+   * closes a worker's server at once, with no drain. A repeated signal changes nothing.
+   */
   const stopAll = (exitCode) => {
+    if (stopping) return;
     stopping = true;
     const alive = Object.values(cluster.workers ?? {}).filter((w) => w && !w.isDead());
     if (alive.length === 0) process.exit(exitCode);
@@ -56,11 +66,21 @@ export function runWorkers({ exec, args, count }) {
       worker.once("exit", () => {
         if (--left === 0) process.exit(exitCode);
       });
-      worker.disconnect();
+      worker.process.kill("SIGTERM");
     }
-    // Open keep-alive connections must not hold the server up for long; the workers end with us.
-    setTimeout(() => process.exit(exitCode), 10_000).unref();
+    // The drain, the in-flight bound (10 s) and the outbox's (5 s), and a margin: then the workers end with us.
+    setTimeout(() => process.exit(exitCode), drainMs() + 20_000).unref();
   };
+
+  // A scrape of any worker's /metrics answers for all of them: the primary adds up their metrics.
+  const aggregator = new promClient.AggregatorRegistry();
+  cluster.on("message", (worker, message) => {
+    if (message?.type !== "crib:metrics") return;
+    aggregator.clusterMetrics().then(
+      (text) => worker.isConnected() && worker.send({ type: "crib:metrics-answer", id: message.id, text, contentType: aggregator.contentType }),
+      (error) => worker.isConnected() && worker.send({ type: "crib:metrics-answer", id: message.id, error: error.message }),
+    );
+  });
 
   for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => stopAll(0));
   console.log(`Starting ${count} server workers`);

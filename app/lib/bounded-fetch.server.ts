@@ -1,4 +1,5 @@
 import { fetchAgainOnClosed } from "./closed-connection.server";
+import { traced } from "./trace.server";
 
 /** More than any answer the portal's outside services (the identity provider) send it; a larger one is refused. */
 const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -16,7 +17,7 @@ export async function boundedFetch(
 ): Promise<Response> {
   const method = init.method ?? "GET";
   const request: RequestInit = { method, ...(init.headers ? { headers: init.headers } : {}), ...(init.body === undefined ? {} : { body: init.body }), ...(signal ? { signal } : {}) };
-  const response = method === "GET" ? await fetchAgainOnClosed(url, request) : await fetch(url, request);
+  const response = method === "GET" ? await fetchAgainOnClosed(url, request) : await fetch(url, traced(request));
   const reader = response.body?.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;

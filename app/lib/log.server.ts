@@ -1,4 +1,5 @@
 import { Writable } from "node:stream";
+import { format } from "node:util";
 import pino, { type DestinationStream, type Logger } from "pino";
 import pretty from "pino-pretty";
 
@@ -45,6 +46,24 @@ export const log = {
   info: (fields: Fields, message: string) => root.info(fields, message),
   debug: (fields: Fields, message: string) => root.debug(fields, message),
 };
+
+/**
+ * The server's console as log entries: what a library (or a line of the portal not written for the
+ * log) prints with console.* becomes one JSON line of its level, an Error among its arguments the
+ * entry's `err` (its stack a field), never a multi-line trace in the middle of the log.
+ */
+export function routeConsoleToLog(): void {
+  const bridge = (level: "error" | "warn" | "info" | "debug") => (...args: unknown[]) => {
+    const err = args.find((arg) => arg instanceof Error);
+    const rest = args.filter((arg) => arg !== err);
+    root[level](err ? { err } : {}, rest.length ? format(...rest) : err instanceof Error ? err.message : "");
+  };
+  console.error = bridge("error");
+  console.warn = bridge("warn");
+  console.info = bridge("info");
+  console.log = bridge("info");
+  console.debug = bridge("debug");
+}
 
 /** Tests: the entries logged while `run` runs, parsed; the log goes back to where it wrote before. */
 export async function capturedLog<T>(run: () => T | Promise<T>, level: LogSettings["level"] = "debug"): Promise<{ result: T; entries: Fields[] }> {

@@ -1,3 +1,4 @@
+import cluster from "node:cluster";
 import client from "prom-client";
 
 /**
@@ -8,6 +9,26 @@ import client from "prom-client";
  */
 export const registry = new client.Registry();
 client.collectDefaultMetrics({ register: registry });
+
+const observers: (() => void)[] = [];
+let readAt = 0;
+/**
+ * Reads the kept state into the gauges once per scrape (each state gauge calls it as it is
+ * collected; the first does the reading). Collection runs for a scrape of this process and for
+ * the cluster's primary asking its workers alike.
+ */
+function readState(): void {
+  const now = Date.now();
+  if (now - readAt < 100) return;
+  readAt = now;
+  for (const read of observers) {
+    try {
+      read();
+    } catch {
+      // A reading that fails leaves its gauges as they were: a scrape never fails for one.
+    }
+  }
+}
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -27,7 +48,7 @@ export const metrics = {
   }),
   fusion: new client.Histogram({
     name: "crib_fusion_request_duration_seconds",
-    help: "Calls to Fusion by outcome (ok, timeout, unavailable, unauthorized, not_found, bad_request, error) and their latency.",
+    help: "Calls to Fusion by outcome (ok; timeout, unreachable, refused, unauthorized, forbidden, not-found, malformed, http_<status> ...) and their latency.",
     labelNames: ["outcome"] as const,
     buckets: SECONDS,
     registers: [registry],
@@ -40,16 +61,23 @@ export const metrics = {
   }),
   breakerState: new client.Gauge({
     name: "crib_fusion_breaker_state",
-    help: "The circuit breaker in front of Fusion: 0 closed, 1 half-open, 2 open (absent without Fusion).",
+    collect: readState,
+    aggregator: "max",
+    help: "The circuit breaker in front of the search platform: 0 closed, 1 half-open, 2 open (absent without Fusion).",
+    labelNames: ["engine"] as const,
     registers: [registry],
   }),
   signalsBacklog: new client.Gauge({
     name: "crib_signals_outbox_backlog",
+    collect: readState,
+    aggregator: "max",
     help: "Usage signals stored and not yet sent to Fusion.",
     registers: [registry],
   }),
   signalsOldest: new client.Gauge({
     name: "crib_signals_outbox_oldest_age_seconds",
+    collect: readState,
+    aggregator: "max",
     help: "Age of the oldest signal waiting to be sent (0 when none waits).",
     registers: [registry],
   }),
@@ -61,13 +89,17 @@ export const metrics = {
   }),
   poolConnections: new client.Gauge({
     name: "crib_store_pool_connections",
+    collect: readState,
     help: "The shared store's (PostgreSQL) connection pool: total, idle, and requests waiting for a connection.",
     labelNames: ["state"] as const,
     registers: [registry],
   }),
   storeUp: new client.Gauge({
     name: "crib_store_up",
+    collect: readState,
+    aggregator: "min",
     help: "Whether the shared store answered its last health check (1) or not (0); absent without one.",
+    labelNames: ["store"] as const,
     registers: [registry],
   }),
   sessionsRenewed: new client.Counter({
@@ -83,30 +115,33 @@ export const metrics = {
   }),
   catalogueItems: new client.Gauge({
     name: "crib_catalogue_items",
+    collect: readState,
+    aggregator: "max",
     help: "Items in the embedded catalogue this replica serves (absent without one).",
     registers: [registry],
   }),
   catalogueBuilt: new client.Gauge({
     name: "crib_catalogue_built_timestamp_seconds",
+    collect: readState,
+    aggregator: "max",
     help: "When the embedded catalogue was built, in seconds since the epoch.",
     registers: [registry],
   }),
 };
 
-const observers: (() => void)[] = [];
 /** Adds a reading of kept state made just before each scrape (the breaker, the outbox, the pool). */
 export function observe(read: () => void): void {
   observers.push(read);
 }
 
-/** The text of a scrape. */
+/** The text of a scrape of this process. */
 export async function scrape(): Promise<{ text: string; contentType: string }> {
-  for (const read of observers) {
-    try {
-      read();
-    } catch {
-      // A reading that fails leaves its gauge as it was: a scrape never fails for one.
-    }
-  }
   return { text: await registry.metrics(), contentType: registry.contentType };
+}
+
+// A worker of a cluster (scripts/workers.mjs) answers its primary's requests for these metrics,
+// which the primary adds up with the other workers' into one scrape.
+if (cluster.isWorker) {
+  client.AggregatorRegistry.setRegistries([registry]);
+  new client.AggregatorRegistry();
 }

@@ -60,9 +60,23 @@ export const PLATFORM_HEALTH_CACHE_MS = 5_000;
  * One line per platform failure, for operators: what failed and why (the engine's diagnosis: the
  * status or transport code, the address, the time taken), and what the user got instead.
  */
-function logPlatformFailure(platform: EngineName, error: unknown, outcome: string, context?: RequestContext): void {
-  const why = error instanceof SearchError ? (error.detail ?? error.message) : String(error);
-  console.warn(`[${context?.requestId ?? "-"}] ${platform} failed: ${JSON.stringify(why)}; ${outcome}`);
+function consoleFailure(failure: PlatformFailure): void {
+  console.warn(`[${failure.requestId ?? "-"}] ${failure.platform} failed: ${JSON.stringify(failure.why)}; ${failure.outcome}`);
+}
+
+export interface PlatformFailure {
+  platform: EngineName;
+  why: string;
+  outcome: string;
+  requestId?: string;
+}
+
+/** What the service tells whoever watches it (the composition root wires the log and the metrics). */
+export interface ServiceHooks {
+  /** A platform failure, with what the user got instead; default: one line on the console. */
+  platformFailure?(failure: PlatformFailure): void;
+  /** An answer the backup gave while a platform is configured: it failed, or its circuit is open. */
+  backupAnswer?(why: "failed" | "breaker_open"): void;
 }
 
 /**
@@ -81,8 +95,14 @@ export class SearchService {
     readonly searchConfig: SearchConfig,
     private readonly engines: { primary: SearchEngine | null; fallback: SearchEngine },
     breaker?: CircuitBreaker,
+    private readonly hooks: ServiceHooks = {},
   ) {
     this.breaker = breaker ?? new CircuitBreaker();
+  }
+
+  private logPlatformFailure(platform: EngineName, error: unknown, outcome: string, context?: RequestContext): void {
+    const why = error instanceof SearchError ? (error.detail ?? error.message) : String(error);
+    (this.hooks.platformFailure ?? consoleFailure)({ platform, why, outcome, ...(context?.requestId ? { requestId: context.requestId } : {}) });
   }
 
   status(): ServiceStatus {
@@ -161,7 +181,7 @@ export class SearchService {
         this.contradicted(false);
         outage = error;
         if (source === "platform") {
-          logPlatformFailure(primary.name, error, "answered with an error (only the platform may answer this call)", context);
+          this.logPlatformFailure(primary.name, error, "answered with an error (only the platform may answer this call)", context);
           throw new PlatformUnavailable(error);
         }
       }
@@ -170,11 +190,12 @@ export class SearchService {
     if (primary && source === "platform") throw new PlatformUnavailable(new SearchError("The search platform is not answering (its circuit is open)", "outage"));
     try {
       const value = await call(fallback);
-      if (outage) logPlatformFailure(primary!.name, outage, `answered from the backup (${fallback.name})`, context);
+      if (outage) this.logPlatformFailure(primary!.name, outage, `answered from the backup (${fallback.name})`, context);
+      if (primary && source !== "backup") this.hooks.backupAnswer?.(outage ? "failed" : "breaker_open");
       return { value, engine: fallback.name, degraded: primary !== null, engineMs: performance.now() - started };
     } catch (error) {
       // Both failed: the platform's own error says more than the backup's.
-      if (outage) logPlatformFailure(primary!.name, outage, `the backup (${fallback.name}) failed too: answered with an error`, context);
+      if (outage) this.logPlatformFailure(primary!.name, outage, `the backup (${fallback.name}) failed too: answered with an error`, context);
       throw outage ?? error;
     }
   }

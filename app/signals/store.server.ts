@@ -95,6 +95,8 @@ export class SqliteSignalStore implements SignalStore {
       sent: s("UPDATE signals SET sent_at = ?, claimed_until = 0 WHERE seq = ?"),
       retry: s("UPDATE signals SET attempts = attempts + 1, next_at = ?, claimed_until = 0 WHERE seq = ?"),
       pending: s("SELECT count(*) AS n FROM signals WHERE sent_at IS NULL"),
+      // The pending index is in seq order, and seq follows storing: the first is the oldest.
+      oldestPending: s("SELECT at FROM signals WHERE sent_at IS NULL ORDER BY seq LIMIT 1").pluck(),
     };
   }
 
@@ -166,6 +168,11 @@ export class SqliteSignalStore implements SignalStore {
 
   pendingCount(): number {
     return (this.statements.pending.get() as { n: number }).n;
+  }
+
+  /** When the oldest signal still waiting to be sent happened (ms); null when none waits. */
+  oldestPendingAt(): number | null {
+    return (this.statements.oldestPending.get() as number | undefined) ?? null;
   }
 
   /**

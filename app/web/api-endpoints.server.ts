@@ -4,6 +4,7 @@
  */
 import { badRequest, describeZodError, notFound, parseQuery } from "~/web/http.server";
 import { notReadyReasons, probeState } from "./probes.server";
+import { failingStores } from "~/lib/store-health.server";
 import { services } from "~/registry.server";
 import { PAGE_SIZES } from "~/search/state";
 import { queryText } from "~/search/query/query";
@@ -97,14 +98,18 @@ export function healthApi(request: Request) {
     const platform = state.platform;
     const engines = service.status();
     const platformOk = !engines.primary || (platform?.ok !== false && engines.primary.breaker.state !== "open" && !engines.primary.configurationError);
+    // A store whose last call failed (PostgreSQL away, a full disk under sessions.db) says so until one works.
+    const failing = failingStores();
+    const storesOk = failing.length === 0 && state.shared?.ok !== false;
     return apiData(
       {
-        status: catalogue.ok && platformOk ? "ok" : "degraded",
+        status: catalogue.ok && platformOk && storesOk ? "ok" : "degraded",
         replica: state.replica,
         uptimeSeconds: Math.round((Date.now() - started) / 1000),
         engines: { ...engines, ...(engines.primary ? { primary: { ...engines.primary, health: platform ?? { ok: null, detail: "not checked yet" } } } : {}) },
         catalogue,
         ...(state.shared ? { shared: state.shared } : {}),
+        stores: { ok: failing.length === 0, failing: failing.map(({ store, use, since, detail, failures }) => ({ store, use, since, detail, failures })) },
         draining: state.draining,
       },
       requestId,

@@ -1,12 +1,14 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { json, redirect } from "@remix-run/node";
 import type { Auth } from "~/auth/auth.server";
+import { SessionStoreUnavailable } from "~/auth/guarded-session-store.server";
 import { AuthError, IdpUnavailableError, NOT_ANSWERING } from "~/auth/oidc.server";
 import type { User } from "~/auth/user";
 import { safePath } from "~/lib/safe-path";
 import { services } from "~/registry.server";
 import { HOME_PATH, LOGIN_PATH } from "~/search/paths";
-import { readForm, requestIdOf } from "./http.server";
+import { FORM_MAX_BYTES } from "./envelope.server";
+import { readBoundedText, readForm, requestIdOf } from "./http.server";
 
 /**
  * Sign-in for the web layer: the guard every protected loader calls first, the login, callback
@@ -18,6 +20,27 @@ import { readForm, requestIdOf } from "./http.server";
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   return error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message;
+}
+
+/** What a page says while the sessions cannot be read or written (the store is down, its disk full). */
+export const SIGN_IN_UNAVAILABLE = "Sign-in is unavailable for a moment. Please try again in a minute.";
+/** How long a client may wait before it tries again: about what a database restart or fail-over takes. */
+const RETRY_AFTER_SECONDS = "30";
+
+/**
+ * `work`, with a session store that is not answering turned into a 503 that says so (the API's
+ * error envelope for the API): the person did nothing wrong, and nobody sees the generic error
+ * page. The store's failure is logged once by the store (store-health), not per request.
+ */
+async function guarded<T>(request: Request, work: Promise<T>, api = false): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (!(error instanceof SessionStoreUnavailable)) throw error;
+    const headers = { "Cache-Control": "no-store", "Retry-After": RETRY_AFTER_SECONDS, "X-Request-ID": requestIdOf(request) };
+    if (api) throw new Response(JSON.stringify({ error: { message: SIGN_IN_UNAVAILABLE, status: 503, requestId: requestIdOf(request) } }), { status: 503, headers: { ...headers, "Content-Type": "application/json; charset=utf-8" } });
+    throw json({ message: SIGN_IN_UNAVAILABLE }, { status: 503, headers });
+  }
 }
 
 /** Where a page request goes to sign in: `/login?returnTo=<this page>`. */
@@ -33,7 +56,7 @@ function loginHref(request: Request): string {
 export async function requireUser(request: Request): Promise<User | null> {
   const { auth } = services();
   if (!auth) return null;
-  const user = await auth.user(request);
+  const user = await guarded(request, auth.user(request));
   if (!user) throw redirect(loginHref(request));
   return user;
 }
@@ -42,7 +65,7 @@ export async function requireUser(request: Request): Promise<User | null> {
 export async function requireApiUser(request: Request): Promise<User | null> {
   const { auth } = services();
   if (!auth) return null;
-  const user = await auth.user(request);
+  const user = await guarded(request, auth.user(request), true);
   if (user) return user;
   throw new Response(JSON.stringify({ error: { message: "Authentication required", status: 401, requestId: requestIdOf(request) } }), {
     status: 401,
@@ -54,7 +77,7 @@ export async function requireApiUser(request: Request): Promise<User | null> {
 export async function loadSignInState(request: Request) {
   const { auth } = services();
   if (!auth) return { ssoEnabled: false, user: null, csrf: null };
-  const session = await auth.session(request);
+  const session = await guarded(request, auth.session(request));
   return {
     ssoEnabled: true,
     user: session ? { name: session.record.user.name, email: session.record.user.email } : null,
@@ -68,7 +91,7 @@ function csrfToken(auth: Auth, sessionId: string): string {
 
 /** A form of this session (`csrf`), posted from this site; anything else is refused with 403. */
 async function checkCsrf(request: Request, auth: Auth, form: FormData): Promise<string | null> {
-  const session = await auth.session(request);
+  const session = await guarded(request, auth.session(request));
   if (!session) return null;
   const given = Buffer.from(String(form.get("csrf") ?? ""));
   const expected = Buffer.from(csrfToken(auth, session.id));
@@ -93,7 +116,7 @@ export async function loadLogin(request: Request) {
   const url = new URL(request.url);
   const returnTo = url.searchParams.get("returnTo");
   if (!auth) throw redirect(HOME_PATH);
-  if (await auth.user(request)) throw redirect(returnPath(returnTo));
+  if (await guarded(request, auth.user(request))) throw redirect(returnPath(returnTo));
   if (returnTo === null && url.searchParams.get("start") === null) {
     if (request.headers.get("Sec-Fetch-Site") === "cross-site") return json({ error: null }, { headers: { "Cache-Control": "no-store" } });
     throw redirect(`${LOGIN_PATH}?start=1`, { headers: { "Cache-Control": "no-store" } });
@@ -139,6 +162,8 @@ export async function loadCallback(request: Request) {
     headers.set("Location", returnPath(typeof returnTo === "string" ? returnTo : null));
     return new Response(null, { status: 302, headers });
   } catch (error) {
+    // A session that could not be stored is the portal's failure, not the person's sign-in's.
+    if (error instanceof SessionStoreUnavailable) return json({ message: SIGN_IN_UNAVAILABLE }, { status: 503, headers });
     const message = error instanceof AuthError ? error.message : "Authentication failed. Please try again.";
     console.warn(`[${requestIdOf(request)}] sign-in failed: ${describe(error)}`);
     // Not answering is no refusal: 503, the way a proxy or a monitor tells the two apart.
@@ -181,7 +206,10 @@ export async function backchannelLogout(request: Request) {
   if (request.method !== "POST") return new Response(null, { status: 405, headers: { ...headers, Allow: "POST" } });
   const type = request.headers.get("Content-Type") ?? "";
   if (!type.startsWith("application/x-www-form-urlencoded")) return refuse("Expected a form with logout_token.");
-  const token = new URLSearchParams((await request.text().catch(() => "")).slice(0, 16_384)).get("logout_token");
+  // Read with a bound before it is parsed: a logout token is a few KiB.
+  const body = await readBoundedText(request, FORM_MAX_BYTES).catch(() => "");
+  if (body === null) return new Response(JSON.stringify({ error: "invalid_request", error_description: "The request is too large." }), { status: 413, headers });
+  const token = new URLSearchParams(body).get("logout_token");
   if (!token) return refuse("Expected a form with logout_token.");
   try {
     const order = await auth.oidc.verifyLogout(token);
@@ -189,6 +217,10 @@ export async function backchannelLogout(request: Request) {
     console.log(`[${requestIdOf(request)}] back-channel logout: ${ended} session(s) ended`);
     return new Response(null, { status: 200, headers: { "Cache-Control": "no-store" } });
   } catch (error) {
+    // Not stored is not done: a 5xx makes the provider send the logout again.
+    if (error instanceof SessionStoreUnavailable) {
+      return new Response(JSON.stringify({ error: "temporarily_unavailable", error_description: "The sessions cannot be changed now; send the logout again." }), { status: 503, headers: { ...headers, "Retry-After": RETRY_AFTER_SECONDS } });
+    }
     const message = error instanceof AuthError ? error.message : "The logout token could not be verified.";
     console.warn(`[${requestIdOf(request)}] back-channel logout refused: ${message}`);
     return refuse(message);

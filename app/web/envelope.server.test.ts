@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chargesOf, contentSecurityPolicy, createEnvelope, crossSiteAllowance, overLimit, refusalResponse, type EnvelopeRequest } from "./envelope.server";
+import { chargesOf, contentSecurityPolicy, createEnvelope, crossSiteAllowance, FORM_MAX_BYTES, overLimit, refusalResponse, SIGNALS_MAX_BYTES, type EnvelopeRequest } from "./envelope.server";
 
 const envelope = createEnvelope({ appUrl: "http://portal.example", formTargets: ["https://idp.example"] });
 
@@ -99,11 +99,15 @@ describe("the allowances a request spends", () => {
 
   it("charge pages and the API to the signed-in user, else to the client's address", () => {
     expect(charges({})).toEqual(["requests client:10.0.0.1"]);
-    expect(charges({ user: "pat" })).toEqual(["requests user:pat"]);
+    expect(charges({ user: "pat" })).toEqual(["requests user:pat@10.0.0.1"]);
+  });
+
+  it("charge a shared account per terminal: one terminal's flood does not lock out another's", () => {
+    expect(charges({ user: "line-4", client: "10.0.4.11" })).not.toEqual(charges({ user: "line-4", client: "10.0.4.12" }));
   });
 
   it("charge signal beacons their own allowance, never the sign-in one", () => {
-    expect(charges({ method: "POST", url: "/api/signals", user: "pat" })).toEqual(["beacons user:pat"]);
+    expect(charges({ method: "POST", url: "/api/signals", user: "pat" })).toEqual(["beacons user:pat@10.0.0.1"]);
     expect(charges({ method: "POST", url: "/api/signals" })).toEqual(["beacons client:10.0.0.1"]);
   });
 
@@ -113,6 +117,13 @@ describe("the allowances a request spends", () => {
     expect(charges({ url: "/login?start=1", headers: { "sec-fetch-site": "cross-site" } })).toEqual(["requests client:10.0.0.1", "crossSiteSignIns client:10.0.0.1"]);
     for (const url of ["/login", "/callback?code=x&state=y", "/logout"]) expect(charges({ url })).toEqual(["requests client:10.0.0.1"]);
     expect(charges({ method: "POST", url: "/logout", headers: { host: "portal.example", origin: "http://portal.example" } })).toEqual(["requests client:10.0.0.1"]);
+  });
+
+  it("count a sign-in however its path is cased or escaped", () => {
+    for (const url of ["/LOGIN?start=1", "/Login/?start=1", "/%6Cogin?start=1", "/%4C%4FGIN?returnTo=%2F"]) {
+      expect(charges({ url })).toEqual(["requests client:10.0.0.1", "signIns client:10.0.0.1"]);
+    }
+    for (const url of ["/API/health", "/api/%72eady"]) expect(charges({ url })).toEqual([]);
   });
 
   it("are none for a refused request", () => {
@@ -128,7 +139,7 @@ describe("the allowances a request spends", () => {
 describe("overLimit", () => {
   it("refuses with 429, Retry-After and the allowance's words", () => {
     const verdict = overLimit(envelope(request()), "signIns", 12);
-    expect(verdict.refusal).toEqual({ status: 429, message: "Too many sign-in attempts. Please wait a moment and try again.", headers: { "Retry-After": "12" } });
+    expect(verdict.refusal).toEqual({ status: 429, reason: "signIns", message: "Too many sign-in attempts. Please wait a moment and try again.", headers: { "Retry-After": "12" } });
     expect(overLimit(envelope(request()), "requests", 0).refusal?.headers?.["Retry-After"]).toBe("1");
   });
 });
@@ -150,4 +161,24 @@ describe("refusalResponse", () => {  const page = (message: string, status: numb
 
 it("lists allowed image hosts in img-src", () => {
   expect(contentSecurityPolicy("n", { imageHosts: ["https://images.example"] })).toContain("img-src 'self' https://images.example data:");
+});
+
+describe("bounds on what a request may carry", () => {
+  it("refuses a post whose declared body is over its bound before any of it is read, a signal batch with a larger one", () => {
+    const post = (url: string, length: number) => envelope(request({ method: "POST", url, headers: { host: "portal.example", origin: "http://portal.example", "content-length": String(length) } }));
+    expect(post("/theme", FORM_MAX_BYTES).refusal).toBeNull();
+    expect(post("/theme", FORM_MAX_BYTES + 1).refusal).toMatchObject({ status: 413, reason: "body_too_large" });
+    expect(post("/backchannel-logout", 300_000_000).refusal?.status).toBe(413);
+    expect(post("/api/signals", SIGNALS_MAX_BYTES).refusal).toBeNull();
+    expect(post("/api/signals", SIGNALS_MAX_BYTES + 1).refusal?.status).toBe(413);
+  });
+
+  it.each(["a b", "<", "[", "portal.example:99999x", ""])("answers a Host header that names no host (%j) with a clean 400", (host) => {
+    expect(envelope(request({ headers: { host } })).refusal).toMatchObject({ status: 400, reason: "bad_host" });
+    expect(envelope(request({ headers: { host: "portal.example", "x-forwarded-host": host } })).refusal?.status).toBe(400);
+  });
+
+  it("takes host names, addresses and ports", () => {
+    for (const host of ["portal.example", "portal.example:8080", "10.0.0.5", "[::1]:3000", "localhost"]) expect(envelope(request({ headers: { host } })).refusal).toBeNull();
+  });
 });

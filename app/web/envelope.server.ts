@@ -38,15 +38,20 @@ export const crossSiteAllowance = (signInsPerMinute: number) => (signInsPerMinut
 export interface Verdict {
   /** Headers every answer to this request carries. */
   headers: Record<string, string>;
-  /** Set when the request is refused before it reaches the app. */
-  refusal: { status: number; message: string; headers?: Record<string, string> } | null;
+  /** Set when the request is refused before it reaches the app; `reason` names why for the log and the metrics. */
+  refusal: { status: number; message: string; reason: RefusalReason; headers?: Record<string, string> } | null;
   /** The nonce of this answer's scripts. */
   cspNonce: string;
   /** A CORS preflight an allowed origin made: answered 204 with `headers` (its grant), nothing else. */
   preflight?: true;
   /** The rate limits this request counts against (none for a refused one). */
   charges: Charge[];
+  /** The signed-in user the session cookie names (looked up for the limits), for the log. */
+  user?: string | null;
 }
+
+/** Why a request was refused before the app: a rate limit's kind, or what was wrong with it. */
+export type RefusalReason = LimitKind | "method" | "url_too_long" | "cross_site" | "cors" | "body_too_large" | "bad_host";
 
 export interface EnvelopeOptions {
   /** The portal's public origin (APP_URL): HSTS on https. */
@@ -66,6 +71,10 @@ const METHODS = new Set(["GET", "HEAD", "POST"]);
 /** What the widgets may do from an allowed origin: read. */
 const EMBED_METHODS = ["GET", "HEAD"];
 const embedGrant = (origin: string) => ({ "Access-Control-Allow-Origin": origin, "Access-Control-Allow-Credentials": "true" });
+/** The most a form post may carry (the portal's forms send a few fields); a signal batch has its own bound. */
+export const FORM_MAX_BYTES = 16 * 1024;
+/** The most a batch of the browser's signals may weigh. */
+export const SIGNALS_MAX_BYTES = 64 * 1024;
 /** No link of the portal comes near this (a query is cut to 500 characters anyway); a longer address is refused before any work. */
 export const MAX_URL_LENGTH = 12_288;
 /** Build assets are fingerprinted files: a page's own assets never count against its client. */
@@ -86,21 +95,54 @@ const header = (headers: EnvelopeRequest["headers"], name: string): string | und
  */
 function startsSignIn(method: string, url: string): boolean {
   if (method !== "GET" && method !== "HEAD") return false;
-  const match = /^\/login\/?\?(.*)$/.exec(url);
-  if (!match) return false;
-  const params = new URLSearchParams(match[1]);
+  const query = url.indexOf("?");
+  if (query < 0 || !/^\/login\/?$/.test(canonicalPath(url))) return false;
+  const params = new URLSearchParams(url.slice(query + 1));
   return params.has("returnTo") || params.has("start");
+}
+
+/**
+ * A request's path as the router matches it: percent-escapes decoded and any case lowered (the
+ * routes match either way), so that `/LOGIN` or `/%6Cogin` is counted, exempted and refused as
+ * `/login` is.
+ */
+export function canonicalPath(url: string): string {
+  const path = url.split("?", 1)[0]!;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    decoded = path;
+  }
+  return decoded.toLowerCase();
+}
+
+/** The most the body of a post to this address may weigh. */
+export function bodyLimitOf(url: string): number {
+  return BEACONS.test(canonicalPath(url)) ? SIGNALS_MAX_BYTES : FORM_MAX_BYTES;
+}
+
+/** Whether the Host (or X-Forwarded-Host) header names a host an address can be made of. */
+function isHostHeader(value: string | undefined): boolean {
+  if (value === undefined) return true;
+  if (value === "" || /[\s<>"{}|\\^`]/.test(value)) return false;
+  try {
+    return new URL(`http://${value}/`).host !== "";
+  } catch {
+    return false;
+  }
 }
 
 /** The allowances a request spends (see {@link LimitKind}). */
 export function chargesOf(request: EnvelopeRequest): Charge[] {
   const method = request.method.toUpperCase();
-  const path = request.url;
+  const path = canonicalPath(request.url);
   if (ASSETS.test(path) || ((method === "GET" || method === "HEAD") && PROBES.test(path))) return [];
-  const who = request.user ? `user:${request.user}` : `client:${request.client}`;
+  // A person on one terminal: a line's terminals that share one account do not share its allowance.
+  const who = request.user ? `user:${request.user}@${request.client}` : `client:${request.client}`;
   if (method === "POST" && BEACONS.test(path)) return [{ kind: "beacons", key: who }];
   const charges: Charge[] = [{ kind: "requests", key: who }];
-  if (startsSignIn(method, path)) {
+  if (startsSignIn(method, request.url)) {
     const crossSite = header(request.headers, "sec-fetch-site") === "cross-site";
     charges.push({ kind: crossSite ? "crossSiteSignIns" : "signIns", key: `client:${request.client}` });
   }
@@ -151,10 +193,10 @@ export function createEnvelope(options: EnvelopeOptions): (request: EnvelopeRequ
       "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
       ...(https ? { "Strict-Transport-Security": "max-age=31536000; includeSubDomains" } : {}),
     };
-    const refuse = (status: number, message: string, extra?: Record<string, string>): Verdict => ({
+    const refuse = (status: number, reason: RefusalReason, message: string, extra?: Record<string, string>): Verdict => ({
       headers,
       cspNonce,
-      refusal: { status, message, ...(extra ? { headers: extra } : {}) },
+      refusal: { status, reason, message, ...(extra ? { headers: extra } : {}) },
       charges: [],
     });
 
@@ -165,7 +207,7 @@ export function createEnvelope(options: EnvelopeOptions): (request: EnvelopeRequ
       // The widgets' CORS preflight (a request with a header or mode a simple GET lacks).
       headers.Vary = "Origin";
       const asked = header(request.headers, "access-control-request-method")?.toUpperCase();
-      if (!embedded || (asked !== undefined && !EMBED_METHODS.includes(asked))) return refuse(403, "This site may not use the portal's API.");
+      if (!embedded || (asked !== undefined && !EMBED_METHODS.includes(asked))) return refuse(403, "cors", "This site may not use the portal's API.");
       Object.assign(headers, embedGrant(origin!), {
         "Access-Control-Allow-Methods": EMBED_METHODS.join(", "),
         "Access-Control-Allow-Headers": "Accept, Content-Type, X-Request-ID",
@@ -173,10 +215,17 @@ export function createEnvelope(options: EnvelopeOptions): (request: EnvelopeRequ
       });
       return { headers, refusal: null, cspNonce, preflight: true, charges: [] };
     }
-    if (!METHODS.has(method)) return refuse(405, "This method is not allowed here.", { Allow: "GET, HEAD, POST" });
-    if (request.url.length > MAX_URL_LENGTH) return refuse(414, "This address is too long. Remove some filters and try again.");
+    if (!isHostHeader(header(request.headers, "host")) || !isHostHeader(header(request.headers, "x-forwarded-host"))) {
+      return refuse(400, "bad_host", "This request names no valid host.");
+    }
+    if (!METHODS.has(method)) return refuse(405, "method", "This method is not allowed here.", { Allow: "GET, HEAD, POST" });
+    if (request.url.length > MAX_URL_LENGTH) return refuse(414, "url_too_long", "This address is too long. Remove some filters and try again.");
     if (method === "POST" && isCrossSite(request)) {
-      return refuse(403, "This form was sent from another site and has been refused. Open the portal and try again.");
+      return refuse(403, "cross_site", "This form was sent from another site and has been refused. Open the portal and try again.");
+    }
+    // What the posts' own readers refuse past their bound anyway (http.server.ts), refused before any of it is read.
+    if (method === "POST" && Number(header(request.headers, "content-length") ?? 0) > bodyLimitOf(request.url)) {
+      return refuse(413, "body_too_large", "This form is larger than the portal accepts. Go back to the page and try again.");
     }
     const path = request.url;
     // The widgets on an allowed origin's pages read the API (GET only: posts stay same-site).
@@ -194,7 +243,7 @@ export function overLimit(verdict: Verdict, kind: LimitKind, retryAfterSeconds: 
     kind === "requests" ? "Too many requests. Please wait a moment and try again."
     : kind === "beacons" ? "Too many signals. Please wait a moment."
     : "Too many sign-in attempts. Please wait a moment and try again.";
-  return { ...verdict, charges: [], refusal: { status: 429, message, headers: { "Retry-After": String(Math.max(1, retryAfterSeconds)) } } };
+  return { ...verdict, charges: [], refusal: { status: 429, reason: kind, message, headers: { "Retry-After": String(Math.max(1, retryAfterSeconds)) } } };
 }
 
 /** The answer to a refused request: the API's error envelope under /api, else the problem page. */

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type z } from "zod";
 import { services } from "~/registry.server";
 import type { RequestContext } from "~/search/engine";
+import { FORM_MAX_BYTES } from "./envelope.server";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -67,13 +68,49 @@ export async function readForm(request: Request): Promise<FormData> {
     });
   // No body at all, whatever its type says, is an empty form: a logout without one answers as a
   // logout does (issue 29), a body that is something else is refused (issue 28).
-  if ((await request.clone().text().catch(() => "x")) === "") return new FormData();
-  if (!FORM_TYPES.test(request.headers.get("Content-Type") ?? "")) throw unreadable();
+  const body = await readBoundedBytes(request, FORM_MAX_BYTES).catch(() => Buffer.from("x"));
+  if (body === null) {
+    throw new Response(JSON.stringify({ message: "This form is larger than the portal accepts. Go back to the page and try again." }), {
+      status: 413,
+      headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
+    });
+  }
+  if (body.byteLength === 0) return new FormData();
+  const type = request.headers.get("Content-Type") ?? "";
+  if (!FORM_TYPES.test(type)) throw unreadable();
   try {
-    return await request.formData();
+    return await new Response(new Uint8Array(body), { headers: { "Content-Type": type } }).formData();
   } catch {
     throw unreadable();
   }
+}
+
+/**
+ * The body, refused (null) once it grows past `max` bytes however it is sent (a Content-Length
+ * over it, or a chunked body that runs past it): nothing past the bound is held in memory.
+ */
+export async function readBoundedBytes(request: Request, max: number): Promise<Buffer | null> {
+  if (Number(request.headers.get("Content-Length") ?? "0") > max) return null;
+  if (!request.body) return Buffer.alloc(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The body as UTF-8 text, or null past `max` bytes (readBoundedBytes). */
+export async function readBoundedText(request: Request, max: number): Promise<string | null> {
+  return (await readBoundedBytes(request, max))?.toString("utf8") ?? null;
 }
 
 export function parseQuery<S extends z.ZodType>(schema: S, url: URL): z.infer<S> {

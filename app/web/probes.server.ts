@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
+import { log } from "~/lib/log.server";
+import { metrics } from "~/lib/metrics.server";
 import { ping } from "~/lib/postgres.server";
 import { services, type Services } from "~/registry.server";
 import type { EngineHealth } from "~/search/engine";
@@ -32,6 +34,8 @@ export interface ProbeState {
   draining: boolean;
   /** The shared store's tables exist and its keys are loaded (the server prepared the services). */
   prepared: boolean;
+  /** Sign-in is on: every page needs the sessions, and so the shared store when they are kept there. */
+  signIn: boolean;
 }
 
 const REFRESH_MS = 1000;
@@ -73,7 +77,7 @@ export function startProbes(): void {
 function probeOf(s: Services): Probe {
   let probe = probes.get(s);
   if (!probe) {
-    probe = { state: { replica: s.config.replicaId, at: 0, catalogue: null, shared: null, platform: null, draining, prepared }, hash: { fileId: "", value: null, running: false }, pinging: false };
+    probe = { state: { replica: s.config.replicaId, at: 0, catalogue: null, shared: null, platform: null, draining, prepared, signIn: s.auth !== null }, hash: { fileId: "", value: null, running: false }, pinging: false };
     probes.set(s, probe);
   }
   return probe;
@@ -97,7 +101,16 @@ function refresh(s: Services): void {
   if (s.shared && !probe.pinging) {
     probe.pinging = true;
     void ping(s.shared, SHARED_PING_MS)
-      .then((shared) => (probe.state = { ...probe.state, shared }))
+      .then((shared) => {
+        const was = probe.state.shared;
+        probe.state = { ...probe.state, shared };
+        metrics.storeUp.set({ store: "postgres" }, shared.ok ? 1 : 0);
+        // One line when the store goes away and one when it is back, whatever the probes' rate.
+        if (was && was.ok !== shared.ok) {
+          if (shared.ok) log.info({ store: "postgres" }, "shared store answering again");
+          else log.error({ store: "postgres", detail: shared.detail, signIn: probe.state.signIn }, "shared store not answering");
+        } else if (!was && !shared.ok) log.error({ store: "postgres", detail: shared.detail, signIn: probe.state.signIn }, "shared store not answering");
+      })
       .finally(() => (probe.pinging = false));
   }
   void s.search.platformStatus()?.then((platform) => (probe.state = { ...probe.state, platform }));
@@ -138,12 +151,20 @@ function hashOf(file: string, probe: Probe): string | null {
   return null;
 }
 
-/** Why this replica should not be sent requests; empty when it is ready. */
+/**
+ * Why this replica should not be sent requests; empty when it is ready. The shared store counts
+ * only with sign-in on, where every page needs the sessions kept there: with sign-in off a
+ * replica serves every page without it (the limits and signals it keeps there wait or count
+ * alone), and taking it out would only turn the pages people get into the balancer's error.
+ * With sign-in on, a replica that cannot reach PostgreSQL answers a 503 page that says sign-in
+ * is unavailable for a moment; the shipped balancer sends people to it still when no replica is
+ * ready (its backup servers, docs/operations.md), rather than answering "No server is available".
+ */
 export function notReadyReasons(state: ProbeState): string[] {
   const reasons: string[] = [];
   if (state.draining) reasons.push("stopping");
-  if (!state.prepared) reasons.push("starting");
   if (state.catalogue && !state.catalogue.ok) reasons.push("catalogue");
-  if (state.shared && !state.shared.ok) reasons.push("shared store");
+  if (state.signIn && !state.prepared) reasons.push("starting");
+  if (state.signIn && state.shared && !state.shared.ok) reasons.push("shared store");
   return reasons;
 }

@@ -1,11 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { REQUEST_TOKEN_HEADER } from "~/auth/auth.server";
 import { getConfig } from "~/config.server";
+import { configureLog, log, routeConsoleToLog } from "~/lib/log.server";
+import { scrape } from "~/lib/metrics.server";
 import { RateLimits } from "~/lib/rate-limits.server";
+import { inTrace, traceOf, type Trace } from "~/lib/trace.server";
 import { prepareServices, services } from "~/registry.server";
 import { HOME_PATH } from "~/search/paths";
 import { requestIdOf } from "./http.server";
 import { chargesOf, createEnvelope, crossSiteAllowance, overLimit, refusalResponse, type EnvelopeRequest, type LimitKind, type Verdict } from "./envelope.server";
+import { recordRequest, type RequestRecord } from "./operations.server";
 import { beginDrain, markPrepared, startProbes } from "./probes.server";
 import { problemPage } from "./problem-page.server";
 import { signalSession } from "./signals.server";
@@ -38,6 +42,9 @@ class SessionUsers {
  */
 export function serverEnvelope() {
   const config = getConfig();
+  configureLog({ replica: config.replicaId, ...config.log });
+  // This is the server: whatever prints to the console goes into the log, one JSON line an entry.
+  routeConsoleToLog();
   const { auth, shared } = services();
   const verdictOf = createEnvelope({
     appUrl: config.appUrl,
@@ -60,6 +67,24 @@ export function serverEnvelope() {
     trustProxy: config.trustProxy,
     shutdownDrainMs: config.shutdownDrainMs,
     replicaId: config.replicaId,
+    /** The log (log.server.ts), for the server's own lines. */
+    log,
+    /** Where /metrics is served: "portal" (this server's port), "off", or a listener of its own. */
+    metricsListen: config.metricsListen,
+    /** A request's id (its X-Request-ID when sane, else a new one) and trace (its traceparent when valid, else a new one). */
+    begin(headers: EnvelopeRequest["headers"]): { requestId: string; trace: Trace } {
+      const one = (name: string) => {
+        const value = headers[name];
+        return Array.isArray(value) ? value[0] : value;
+      };
+      return { requestId: requestIdOf(new Request("http://portal.invalid/", { headers: { "x-request-id": one("x-request-id") ?? "" } })), trace: traceOf(one("traceparent")) };
+    },
+    /** Runs the rest of a request's handling in its trace: calls it makes to Fusion and the identity provider carry it. */
+    inTrace,
+    /** The log line and the metrics of an answered request. */
+    record: (record: RequestRecord) => recordRequest(record),
+    /** The metrics of this process, in Prometheus's text format. */
+    metrics: scrape,
     async check(request: EnvelopeRequest): Promise<Verdict> {
       // Only this server names a request's token (admit below); a client's is dropped.
       delete request.headers[REQUEST_TOKEN_HEADER];
@@ -68,7 +93,7 @@ export function serverEnvelope() {
       const cookie = request.headers.cookie;
       const user = users ? await users.of(Array.isArray(cookie) ? cookie.join("; ") : cookie) : null;
       const refusal = await limits.take(user ? chargesOf({ ...request, user }) : verdict.charges);
-      return refusal ? overLimit(verdict, refusal.kind, refusal.retryAfterSeconds) : verdict;
+      return { ...(refusal ? overLimit(verdict, refusal.kind, refusal.retryAfterSeconds) : verdict), user };
     },
     /**
      * What the app is handed with a request the envelope let through: the request's own token (a
@@ -80,15 +105,17 @@ export function serverEnvelope() {
       const { session, setCookie } = signalSession(cookie, client);
       return { requestHeaders: { [REQUEST_TOKEN_HEADER]: randomUUID() }, signals: session, setCookie };
     },
-    refuse(request: EnvelopeRequest, verdict: Verdict): Response {
-      const requestId = requestIdOf(new Request("http://portal.invalid/", { headers: { "x-request-id": String(request.headers["x-request-id"] ?? "") } }));
+    refuse(request: EnvelopeRequest, verdict: Verdict, requestId: string): Response {
       return refusalResponse(request, verdict, requestId, (message, status) => problemPage(message, status, { backHref: HOME_PATH }));
     },
-    /** Before listening: the shared store's tables and keys; the probes' background refresh. */
-    async prepare(): Promise<void> {
-      await prepareServices(services());
-      markPrepared();
+    /**
+     * At start-up: the probes' background refresh, and the shared store's tables and keys, which
+     * are made in the background for as long as PostgreSQL takes to answer: the server listens
+     * meanwhile, and readiness says whether it may be sent people (probes.server.ts).
+     */
+    prepare(): void {
       startProbes();
+      void prepareServices(services()).then(markPrepared);
     },
     /** Readiness answers 503 from now on. */
     drain: beginDrain,

@@ -2,32 +2,9 @@ import type { AppLoadContext } from "@remix-run/node";
 import { services } from "~/registry.server";
 import { MAX_BATCH, SignalBatchSchema } from "~/signals/model.server";
 import { apiData, apiError, handleApi } from "./api.server";
-import { describeZodError } from "./http.server";
+import { SIGNALS_MAX_BYTES } from "./envelope.server";
+import { describeZodError, readBoundedText } from "./http.server";
 import { signalContextOf } from "./signals.server";
-
-/** The most a batch of signals may weigh. */
-export const MAX_BATCH_BYTES = 64 * 1024;
-
-/** The body as text, refused (null) once it grows past `max` bytes, however it is sent. */
-async function boundedText(request: Request, max: number): Promise<string | null> {
-  const declared = Number(request.headers.get("Content-Length") ?? "0");
-  if (declared > max) return null;
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
 
 /** Same-site by the browser's Fetch metadata, else by Origin; a request with neither is no browser's cross-site request. */
 function isSameSite(request: Request): boolean {
@@ -52,8 +29,8 @@ export function signalsApi(request: Request, context: AppLoadContext) {
     if (request.method !== "POST") return apiError("Signals are sent with POST.", 405, requestId);
     // The envelope refuses cross-site posts before the app; this holds without it too.
     if (!isSameSite(request)) return apiError("Signals are accepted from this site's pages only.", 403, requestId);
-    const text = await boundedText(request, MAX_BATCH_BYTES);
-    if (text === null) return apiError(`A batch of signals may be at most ${MAX_BATCH_BYTES / 1024} KiB.`, 413, requestId);
+    const text = await readBoundedText(request, SIGNALS_MAX_BYTES);
+    if (text === null) return apiError(`A batch of signals may be at most ${SIGNALS_MAX_BYTES / 1024} KiB.`, 413, requestId);
     let body: unknown;
     try {
       body = JSON.parse(text);

@@ -42,13 +42,22 @@ const NO_SESSION: SignalSession = { sessionId: null, identity: byClient("unknown
  * With signals off no cookie is read or made.
  */
 export function signalSession(cookieHeader: string | undefined, client: string): { session: SignalSession; setCookie: string | null } {
-  if (!services().signals.enabled) return { session: { sessionId: null, identity: byClient(client) }, setCookie: null };
-  const fromCookie = readSessionCookie(cookieHeader, cookieName(), cookieSecret());
+  const anonymous = { session: { sessionId: null, identity: byClient(client) }, setCookie: null };
+  if (!services().signals.enabled) return anonymous;
+  let key: string;
+  try {
+    key = cookieSecret();
+  } catch {
+    // The shared key is not loaded yet (PostgreSQL has not answered since the start): the visitor
+    // is counted by address until it is, rather than given a cookie the other replicas could not read.
+    return anonymous;
+  }
+  const fromCookie = readSessionCookie(cookieHeader, cookieName(), key);
   if (fromCookie) return { session: { sessionId: fromCookie, identity: fromCookie }, setCookie: null };
   // A first page, or a client that keeps no cookies: the duplicate and flood checks count such
   // clients by address, so replaying a link without its cookie counts once.
   const id = randomBytes(16).toString("base64url");
-  return { session: { sessionId: id, identity: byClient(client) }, setCookie: sessionCookie(cookieName(), id, cookieSecret()) };
+  return { session: { sessionId: id, identity: byClient(client) }, setCookie: sessionCookie(cookieName(), id, key) };
 }
 
 /** The session the HTTP server handed over with the request, and the signed-in user. */

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { errorCodes } from "~/lib/closed-connection";
 import { fetchAgainOnClosed } from "~/lib/closed-connection.server";
+import { metrics } from "~/lib/metrics.server";
 import { FusionError, httpError, MESSAGES, transportError } from "./errors";
 
 export interface FusionHttpOptions {
@@ -161,7 +162,24 @@ async function getFollowing(url: string, options: FusionHttpOptions, signal: Abo
  * FusionError carrying the spec's text, with a diagnosis for the log in `detail`; nothing of the
  * raw engine error reaches the caller.
  */
-export async function fusionGet(url: string, options: FusionHttpOptions): Promise<FusionHttpResponse> {
+export function fusionGet(url: string, options: FusionHttpOptions): Promise<FusionHttpResponse> {
+  return measured(getOnce(url, options));
+}
+
+/** A call's outcome and latency in the metrics (crib_fusion_request_duration_seconds). */
+async function measured<T>(call: Promise<T>): Promise<T> {
+  const timer = metrics.fusion.startTimer();
+  try {
+    const value = await call;
+    timer({ outcome: "ok" });
+    return value;
+  } catch (error) {
+    timer({ outcome: error instanceof FusionError ? (error.reason === "http" ? `http_${error.httpStatus ?? "error"}` : error.reason) : "error" });
+    throw error;
+  }
+}
+
+async function getOnce(url: string, options: FusionHttpOptions): Promise<FusionHttpResponse> {
   const started = performance.now();
   const requestId = options.requestId ?? randomUUID();
   // The page's time for the platform is up (RequestContext.deadline): nothing is sent.
@@ -199,7 +217,11 @@ export async function fusionGet(url: string, options: FusionHttpOptions): Promis
  * is read and dropped so that the connection goes back to the pool. A failure to get any answer is
  * thrown as fusionGet throws it.
  */
-export async function fusionStatus(url: string, options: FusionHttpOptions): Promise<number> {
+export function fusionStatus(url: string, options: FusionHttpOptions): Promise<number> {
+  return measured(statusOnce(url, options));
+}
+
+async function statusOnce(url: string, options: FusionHttpOptions): Promise<number> {
   const started = performance.now();
   const requestId = options.requestId ?? randomUUID();
   const { timeout, signal } = withTimeout(options);
