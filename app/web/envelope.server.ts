@@ -224,8 +224,10 @@ export function createEnvelope(options: EnvelopeOptions): (request: EnvelopeRequ
       return refuse(403, "cross_site", "This form was sent from another site and has been refused. Open the portal and try again.");
     }
     // What the posts' own readers refuse past their bound anyway (http.server.ts), refused before any of it is read.
-    if (method === "POST" && Number(header(request.headers, "content-length") ?? 0) > bodyLimitOf(request.url)) {
-      return refuse(413, "body_too_large", "This form is larger than the portal accepts. Go back to the page and try again.");
+    const bodyLimit = bodyLimitOf(request.url);
+    if (method === "POST" && Number(header(request.headers, "content-length") ?? 0) > bodyLimit) {
+      const message = bodyLimit === SIGNALS_MAX_BYTES ? `A batch of signals may be at most ${SIGNALS_MAX_BYTES / 1024} KiB.` : "This form is larger than the portal accepts. Go back to the page and try again.";
+      return refuse(413, "body_too_large", message);
     }
     const path = request.url;
     // The widgets on an allowed origin's pages read the API (GET only: posts stay same-site).

@@ -72,7 +72,7 @@ export async function readForm(request: Request): Promise<FormData> {
   if (body === null) {
     throw new Response(JSON.stringify({ message: "This form is larger than the portal accepts. Go back to the page and try again." }), {
       status: 413,
-      headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
+      headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", Connection: "close" },
     });
   }
   if (body.byteLength === 0) return new FormData();
@@ -100,7 +100,9 @@ export async function readBoundedBytes(request: Request, max: number): Promise<B
     if (done) break;
     size += value.byteLength;
     if (size > max) {
-      await reader.cancel().catch(() => undefined);
+      // Not cancelled: that would end the connection before the refusal is sent. Nothing more is
+      // read; the answer closes the connection.
+      reader.releaseLock();
       return null;
     }
     chunks.push(value);

@@ -31,6 +31,10 @@ const haproxy = () => (spawnSync("sh", ["-c", "command -v haproxy"], { stdio: "i
 
 export interface Postgres {
   url(database?: string): string;
+  /** Stops the server as an operator would (`pg_ctl stop -m fast`), keeping its data. */
+  halt(): void;
+  /** Starts it again on the same port with the same data. */
+  resume(): void;
   stop(): void;
 }
 
@@ -46,9 +50,12 @@ export async function startPostgres(): Promise<Postgres> {
     return result.stdout;
   };
   run(["initdb", "-A", "trust", "-U", "postgres", "-D", path.join(dir, "data")]);
-  run(["pg_ctl", "-D", path.join(dir, "data"), "-l", path.join(dir, "log"), "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, "-w", "start"]);
+  const start = () => run(["pg_ctl", "-D", path.join(dir, "data"), "-l", path.join(dir, "log"), "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, "-w", "start"]);
+  start();
   return {
     url: (database = "postgres") => `postgres://postgres@127.0.0.1:${port}/${database}`,
+    halt: () => run(["pg_ctl", "-D", path.join(dir, "data"), "-m", "fast", "-w", "stop"]),
+    resume: start,
     stop() {
       const [command, rest] = pgCommand(["pg_ctl", "-D", path.join(dir, "data"), "-m", "immediate", "stop"]);
       spawnSync(command, rest);
