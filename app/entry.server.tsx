@@ -3,6 +3,7 @@ import { RemixServer } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
 import { startUp } from "./start-up.server";
 import { inTurn } from "./lib/in-turn.server";
+import { log } from "./lib/log.server";
 import { NonceContext } from "./components/nonce";
 import { PreferencesContext } from "./components/preferences";
 import { readPreferences } from "./web/preferences.server";
@@ -39,6 +40,13 @@ export default function handleRequest(
         </NonceContext.Provider>,
       );
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+      // A page that says "for a moment" (sign-in unavailable, a provider not answering) is never
+      // kept by a cache, and tells a client when to try again; its loader's headers do not reach
+      // the error boundary's document.
+      if (responseStatusCode === 503) {
+        responseHeaders.set("Cache-Control", "no-store");
+        if (!responseHeaders.has("Retry-After")) responseHeaders.set("Retry-After", "30");
+      }
       responseHeaders.append("Server-Timing", `render;dur=${(performance.now() - renderStarted).toFixed(1)}`);
       return new Response(`<!DOCTYPE html>${html}`, { headers: responseHeaders, status: responseStatusCode });
     }),
@@ -47,5 +55,5 @@ export default function handleRequest(
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
-  console.error(error);
+  log.error({ err: error, requestId: request.headers.get("x-request-id") ?? undefined, path: new URL(request.url).pathname }, "request failed");
 }
