@@ -137,10 +137,23 @@ const reportAll = (label: string, to: string, repeat = 1) => {
   });
   results.push([label, ...times.map(fmt), (times[2]! / times[0]!).toFixed(2)]);
 };
+/** The background upkeep moving the periods up to `today`, a day a transaction: steps, total and longest. */
+const upkeepRows: (string | number)[][] = [["upkeep (background)", "days moved", "total ms", "longest step ms"]];
+const upkeep = async (label: string, today: string, step: (today: string) => boolean | Promise<boolean>) => {
+  const steps: number[] = [];
+  for (let more = true; more; ) {
+    const t = performance.now();
+    more = await step(today);
+    steps.push(performance.now() - t);
+  }
+  upkeepRows.push([label, steps.length, fmt(steps.reduce((a, b) => a + b, 0)), fmt(Math.max(...steps))]);
+};
 timeStatements(store.db, statements);
 reportAll("first, no period totals yet (upgrade)", TODAY);
+await upkeep("SQLite: after the upgrade", TODAY, (today) => store.rollups.step(today));
 reportAll("steady (median of 5)", TODAY, 5);
-reportAll("first of a new day", TOMORROW);
+reportAll("first of a new day, before the upkeep", TOMORROW);
+await upkeep("SQLite: the day changes", TOMORROW, (today) => store.rollups.step(today));
 reportAll("steady on the new day (median of 5)", TOMORROW, 5);
 store.close();
 store = new SqliteSignalStore(file);
@@ -150,7 +163,7 @@ const [, pruneMs] = timed(() => store.prune(Date.parse(`${addDays(TOMORROW, -89)
 reportAll("after pruning a day (median of 5)", TOMORROW, 5);
 const check = store.report(...range(90, TOMORROW), LIMIT);
 console.log(`\n${table(results)}`);
-console.log(`pruning the day that left (90 days' retention): ${fmt(pruneMs)} ms; 90 days: ${check.totals.searches} searches, top query "${check.topQueries[0]?.query}"`);
+console.log(`${table(upkeepRows)}\npruning the day that left (90 days' retention): ${fmt(pruneMs)} ms; 90 days: ${check.totals.searches} searches, top query "${check.topQueries[0]?.query}"`);
 console.log(`\nSQLite time by statement, all the reports above (ms):`);
 console.log(table([["statement", "ms"], ...[...statements].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([sql, t]) => [sql, fmt(t)])]));
 console.log("\nQuery plans of the ranked tables:");
@@ -174,7 +187,8 @@ if (process.env.ANALYTICS_BENCH_PG !== "0") {
   }
   if (postgres) {
     const pool = createPool(postgres.url(), { max: 4 });
-    await migrate(pool, SIGNALS_MIGRATIONS);
+    // The tables of the earlier version first, filled, then the migrations since (as an upgrade meets them).
+    await migrate(pool, SIGNALS_MIGRATIONS.slice(0, 2));
     const dayExpr = `to_char(date '${TODAY}' - d, 'YYYY-MM-DD')`;
     // Filling takes longer than the app's pool lets a statement run: a pool of the bench's own.
     const filler = new pg.Pool({ connectionString: postgres.url(), max: 1 });
@@ -187,6 +201,7 @@ if (process.env.ANALYTICS_BENCH_PG !== "0") {
         UNION ALL SELECT day, 0, 0, 0, 0, views, exports FROM analytics_items) t GROUP BY day`);
     await filler.query("VACUUM ANALYZE");
     await filler.end();
+    await migrate(pool, SIGNALS_MIGRATIONS);
     console.log(`\nPostgreSQL: the same daily rows written in ${((performance.now() - t) / 1000).toFixed(1)} s`);
     const shared = new PgSharedSignals(pool);
     const pgResults: (string | number)[][] = [["PostgreSQL report", "7 days ms", "30 days ms", "90 days ms", "90 ÷ 7"]];
@@ -199,7 +214,7 @@ if (process.env.ANALYTICS_BENCH_PG !== "0") {
         return `failed after ${fmt(performance.now() - started)} (${error instanceof Error ? error.message : error})`;
       }
     };
-    for (const [label, to, repeat] of [["first", TODAY, 1], ["steady (median of 3)", TODAY, 3], ["first of a new day", TOMORROW, 1]] as const) {
+    const pgRow = async (label: string, to: string, repeat: number) => {
       const cells: string[] = [];
       for (const span of PERIODS) {
         const runs: string[] = [];
@@ -209,8 +224,19 @@ if (process.env.ANALYTICS_BENCH_PG !== "0") {
       }
       const [a, , c] = cells.map(Number);
       pgResults.push([label, ...cells, a && c ? (c / a).toFixed(2) : "–"]);
-    }
+    };
+    await pgRow("first, no period totals yet (upgrade)", TODAY, 1);
+    await upkeep("PostgreSQL: after the upgrade", TODAY, (today) => shared.step(today));
+    await pgRow("steady (median of 3)", TODAY, 3);
+    await pgRow("first of a new day, before the upkeep", TOMORROW, 1);
+    await upkeep("PostgreSQL: the day changes", TOMORROW, (today) => shared.step(today));
+    await pgRow("steady on the new day (median of 3)", TOMORROW, 3);
+    const prunedAt = performance.now();
+    await shared.prune(addDays(TOMORROW, -89), 0);
+    const pgPruneMs = performance.now() - prunedAt;
+    await pgRow("after pruning a day (median of 3)", TOMORROW, 3);
     console.log(table(pgResults));
+    console.log(`${table(upkeepRows.filter((row) => String(row[0]).startsWith("PostgreSQL")))}\npruning the day that left: ${fmt(pgPruneMs)} ms`);
     await pool.end();
     postgres.stop();
   }

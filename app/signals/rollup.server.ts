@@ -184,6 +184,10 @@ export class Rollups {
         AND item IN (SELECT item FROM daily_items WHERE day BETWEEN @from AND @to)`),
       firstDay: p("SELECT min(day) FROM daily_totals").pluck(),
     };
+    // A database of an earlier version (or one that has never had periods) has its periods start
+    // before its first day here, in one write: a report never groups the daily rows of 90 days.
+    const first = this.s.firstDay.get() as string | null;
+    if (first !== null && this.periodsEnd === null) this.s.setMeta.run("periods_end", addDays(first, -1));
   }
 
   private meta(key: string): string | null {
