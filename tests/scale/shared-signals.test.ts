@@ -6,7 +6,7 @@ import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createPool, migrate } from "~/lib/postgres.server";
 import { PgSharedSignals, SIGNALS_MIGRATIONS } from "~/signals/shared-pg.server";
-import { Signals, type SignalContext } from "~/signals/signals.server";
+import { Signals, type Signal, type SignalContext } from "~/signals/signals.server";
 import { useTempFiles } from "../support/temp-files";
 import { startPostgres, type Postgres } from "./rig";
 
@@ -90,8 +90,14 @@ describe("the shared periods (decision 040)", () => {
     const dayBefore = (n: number) => new Date(Date.parse(`${today}T12:00:00Z`) - n * 86_400_000).toISOString();
     // Searches of the last 40 days: "pump" every day, "valve" on the even days, one of them tomorrow (a skewed clock).
     let id = 0;
-    const searchOn = (timestamp: string, query: string) =>
-      ({ id: `p-${++id}`, timestamp, sessionId: null, userId: null, type: "search", data: { query, numResults: query === "valve" ? 0 : 4, searchTime: 1, filters: [] } }) as const;
+    const searchOn = (timestamp: string, query: string): Signal => ({
+      id: `p-${++id}`,
+      timestamp,
+      sessionId: null,
+      userId: null,
+      type: "search",
+      data: { query, numResults: query === "valve" ? 0 : 4, searchTime: 1, filters: [] },
+    });
     for (let n = -1; n < 40; n++) signals.store.insert([searchOn(dayBefore(n), "pump"), ...(n % 2 === 0 ? [searchOn(dayBefore(n), "valve")] : [])], "server");
     signals.fold();
     await signals.foldShared();
