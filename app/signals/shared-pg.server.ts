@@ -70,6 +70,14 @@ export interface OutboxReader {
 }
 
 const FOLD_BATCH = 5000;
+/**
+ * The limit of a statement of the upkeep (a day of rows added to or taken off the periods): it is
+ * background work, and the pool's limit of a page's statement could fail the same day forever on a
+ * slow database.
+ */
+const UPKEEP_TIMEOUT_MS = 120_000;
+/** A statement of the upkeep, with its limit (pg reads `query_timeout` from a query's config; its types do not list it). */
+const upkeepStatement = (text: string, values: unknown[]): pg.QueryConfig => Object.assign({ text, values }, { query_timeout: UPKEEP_TIMEOUT_MS });
 
 /**
  * The part of the usage signals that replicas share through PostgreSQL: the key of the signals
@@ -246,28 +254,36 @@ export class PgSharedSignals {
   private async shift(client: pg.PoolClient, span: number, from: string, to: string, sign: 1 | -1): Promise<void> {
     if (from > to) return;
     await client.query(
-      `INSERT INTO analytics_period_queries (span, query, searches, zero, clicks, position_sum)
+      upkeepStatement(
+        `INSERT INTO analytics_period_queries (span, query, searches, zero, clicks, position_sum)
        SELECT $1, query, $2 * sum(searches), $2 * sum(zero), $2 * sum(clicks), $2 * sum(position_sum)
        FROM analytics_queries WHERE day BETWEEN $3 AND $4 GROUP BY query ORDER BY query ${ADD_QUERY}`,
-      [span, sign, from, to],
+        [span, sign, from, to],
+      ),
     );
     await client.query(
-      `INSERT INTO analytics_period_items (span, item, title, views, exports)
+      upkeepStatement(
+        `INSERT INTO analytics_period_items (span, item, title, views, exports)
        SELECT $1, item, max(title), $2 * sum(views), $2 * sum(exports)
        FROM analytics_items WHERE day BETWEEN $3 AND $4 GROUP BY item ORDER BY item ${ADD_ITEM}`,
-      [span, sign, from, to],
+        [span, sign, from, to],
+      ),
     );
     if (sign === 1) return;
     // Only rows the days taken off touched can have come down to nothing.
     await client.query(
-      `DELETE FROM analytics_period_queries WHERE span = $1 AND searches = 0 AND zero = 0 AND clicks = 0
+      upkeepStatement(
+        `DELETE FROM analytics_period_queries WHERE span = $1 AND searches = 0 AND zero = 0 AND clicks = 0
        AND query IN (SELECT query FROM analytics_queries WHERE day BETWEEN $2 AND $3)`,
-      [span, from, to],
+        [span, from, to],
+      ),
     );
     await client.query(
-      `DELETE FROM analytics_period_items WHERE span = $1 AND views = 0 AND exports = 0
+      upkeepStatement(
+        `DELETE FROM analytics_period_items WHERE span = $1 AND views = 0 AND exports = 0
        AND item IN (SELECT item FROM analytics_items WHERE day BETWEEN $2 AND $3)`,
-      [span, from, to],
+        [span, from, to],
+      ),
     );
   }
 
@@ -360,7 +376,9 @@ export class PgSharedSignals {
         const last = addDays(day, -1) < end ? addDays(day, -1) : end;
         for (const span of PERIODS) await this.shift(client, span, addDays(end, 1 - span), last, -1);
       }
-      for (const table of ["analytics_queries", "analytics_items", "analytics_days"]) await client.query(`DELETE FROM ${table} WHERE day < $1`, [day]);
+      for (const table of ["analytics_queries", "analytics_items", "analytics_days"]) {
+        await client.query(upkeepStatement(`DELETE FROM ${table} WHERE day < $1`, [day]));
+      }
     });
     await this.pool.query("DELETE FROM signal_seen WHERE at < $1", [seenBefore]);
   }
