@@ -82,10 +82,12 @@ const upkeepStatement = (text: string, values: unknown[]): pg.QueryConfig => Obj
 /**
  * The part of the usage signals that replicas share through PostgreSQL: the key of the signals
  * cookie (when no SESSION_SECRET gives one), the repeat check (a visitor's pages reach every
- * replica: a reload on another is still the click already counted), and the daily totals
- * `/analytics` reads. The per-minute cap of a flood stays each replica's own. Each replica keeps its own outbox
- * (SQLite) and forwarding to Fusion; its background fold adds its new signals to the shared
- * totals, under the outbox's mark in the same transaction, so each signal counts once.
+ * replica: a reload on another is still the click already counted), and the totals `/analytics`
+ * reads: daily, and running per period of 7, 30 and 90 days as Rollups keeps them in SQLite (the
+ * period totals equal the daily totals summed over their days; decision 040). The per-minute cap
+ * of a flood stays each replica's own. Each replica keeps its own outbox (SQLite) and forwarding to
+ * Fusion; its background fold adds its new signals to the shared totals, under the outbox's mark
+ * in the same transaction, so each signal counts once; its background upkeep moves the periods.
  */
 export class PgSharedSignals {
   constructor(private readonly pool: pg.Pool) {}
