@@ -7,10 +7,13 @@
  * the report the page makes (`report()`, the real read path) timed for 7, 30 and 90 days:
  *
  * 1. SQLite (the default store): the first reports on a database without period totals (an
- *    upgrade), steady reports, the first reports of a new day, the first after a restart, and
- *    pruning a day at 90 days' retention; where the time goes, by statement, with the query plans.
+ *    upgrade), steady reports, the first reports of a new day (before the upkeep moves the
+ *    periods), the first after a restart, and pruning a day at 90 days' retention; the background
+ *    upkeep's steps (a day each); where the time goes, by statement, with the query plans.
  * 2. PostgreSQL (`DATABASE_URL`, when Debian's postgresql is installed; ANALYTICS_BENCH_PG=0 skips
- *    it): the shared totals' report for 7, 30 and 90 days.
+ *    it): the shared totals' report for 7, 30 and 90 days at the same moments, the upkeep's steps
+ *    and pruning. The daily rows are written before the migration that adds the periods, as an
+ *    upgrade meets them.
  *
  * The daily rows are made once per day of the calendar and kept in bench/out/ (the SQLite file is
  * copied for each run); ANALYTICS_BENCH_DAYS and ANALYTICS_BENCH_QUERIES change the volume.

@@ -208,7 +208,17 @@ describe("the analytics totals", () => {
     expect(periodsAsSummed(store)).toEqual(periodsAsKept(store));
     const left = stored.filter(({ signal }) => signal.timestamp.slice(0, 10) >= "2026-03-25");
     expect(counted(store.report("2026-03-11", "2026-04-09", 5))).toEqual(expected(left, "2026-03-11", "2026-04-09", 5));
+
+    // An earlier version's database (daily totals, no periods): opening it starts them before its first day.
+    store.db.exec("DELETE FROM period_queries; DELETE FROM period_items; DELETE FROM meta WHERE key = 'periods_end'");
+    const file = store.file;
     store.close();
+    const reopened = new SqliteSignalStore(file);
+    expect(reopened.rollups.periodsEnd).toBe("2026-03-24");
+    expect(reopened.report("2026-04-03", "2026-04-09", 5).totals.searches).toBe(0);
+    while (reopened.rollups.step("2026-04-09"));
+    expect(periodsAsSummed(reopened)).toEqual(periodsAsKept(reopened));
+    reopened.close();
   });
 
   it("count a signal once however many processes fold, and a fold cut short goes on where it stopped", () => {

@@ -183,11 +183,13 @@ export class Rollups {
       dropItems: p(`DELETE FROM period_items WHERE span = @span AND views = 0 AND exports = 0
         AND item IN (SELECT item FROM daily_items WHERE day BETWEEN @from AND @to)`),
       firstDay: p("SELECT min(day) FROM daily_totals").pluck(),
+      // Only where there is none: a worker that opens the database as another starts moving the periods changes nothing.
+      startPeriods: p("INSERT OR IGNORE INTO meta (key, value) VALUES ('periods_end', ?)"),
     };
     // A database of an earlier version (or one that has never had periods) has its periods start
     // before its first day here, in one write: a report never groups the daily rows of 90 days.
     const first = this.s.firstDay.get() as string | null;
-    if (first !== null && this.periodsEnd === null) this.s.setMeta.run("periods_end", addDays(first, -1));
+    if (first !== null) this.s.startPeriods.run(addDays(first, -1));
   }
 
   private meta(key: string): string | null {
@@ -266,9 +268,8 @@ export class Rollups {
    */
   private startPeriods(today: string): string {
     const first = this.s.firstDay.get() as string | null;
-    const end = first === null || first > today ? today : addDays(first, -1);
-    this.s.setMeta.run("periods_end", end);
-    return end;
+    this.s.startPeriods.run(first === null || first > today ? today : addDays(first, -1));
+    return this.periodsEnd!;
   }
 
   /**
