@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Signal } from "./model.server";
 import { addDays, type AnalyticsReport } from "./rollup.server";
 import { Signals } from "./signals.server";
@@ -81,6 +81,36 @@ function expected(signals: { signal: Signal; source: string }[], from: string, t
   };
 }
 
+/** The period tables as the store keeps them, every row, in order. */
+function periodsAsKept(store: SqliteSignalStore) {
+  return {
+    queries: store.db.prepare("SELECT span, query, searches, zero, clicks, position_sum FROM period_queries ORDER BY span, query").all(),
+    items: store.db.prepare("SELECT span, item, title, views, exports FROM period_items ORDER BY span, item").all(),
+  };
+}
+
+/** The period tables as the daily totals over each period's days sum to (the invariant of Rollups), empty rows left out. */
+function periodsAsSummed(store: SqliteSignalStore) {
+  const end = store.rollups.periodsEnd!;
+  const spans = [7, 30, 90].map((span) => `SELECT ${span} AS span, '${addDays(end, 1 - span)}' AS first`).join(" UNION ALL ");
+  return {
+    queries: store.db
+      .prepare(
+        `SELECT span, query, sum(searches) searches, sum(zero) zero, sum(clicks) clicks, sum(position_sum) position_sum
+         FROM (${spans}) JOIN daily_queries ON day BETWEEN first AND ? GROUP BY span, query
+         HAVING sum(searches) > 0 OR sum(zero) > 0 OR sum(clicks) > 0 ORDER BY span, query`,
+      )
+      .all(end),
+    items: store.db
+      .prepare(
+        `SELECT span, item, max(title) title, sum(views) views, sum(exports) exports
+         FROM (${spans}) JOIN daily_items ON day BETWEEN first AND ? GROUP BY span, item
+         HAVING sum(views) > 0 OR sum(exports) > 0 ORDER BY span, item`,
+      )
+      .all(end),
+  };
+}
+
 /** A report's counts, without its range, chart and dropped or removed signals (which the signals alone do not say). */
 const counted = ({ totals: { dropped: _dropped, evicted: _evicted, ...totals }, topQueries, zeroResultQueries, mostViewed, mostExported }: AnalyticsReport) => ({
   totals,
@@ -116,6 +146,10 @@ describe("the analytics totals", () => {
         stored = stored.filter(({ signal }) => signal.timestamp.slice(0, 10) >= addDays(today, -20));
       }
       if (d % 4 === 0 || d > 115) {
+        // The server's upkeep moves the periods; a report never does.
+        store.fold();
+        while (store.rollups.step(today));
+        expect(periodsAsSummed(store)).toEqual(periodsAsKept(store));
         for (const span of [7, 30, 90]) {
           const from = addDays(today, 1 - span);
           const report = store.report(from, today, 5);
@@ -126,6 +160,65 @@ describe("the analytics totals", () => {
     // The last 90 days were read from the period totals, not by grouping the daily ones.
     expect(store.rollups.periodsEnd).toBe(addDays(start, 119));
     store.close();
+  });
+
+  it("move no period on a report: the first report of a day is of the days the periods cover, and says so", () => {
+    const store = new SqliteSignalStore(tempFile());
+    const r = random(11);
+    const stored = Array.from({ length: 200 }, (_, i) => signalOn(addDays("2026-06-01", i % 20), r));
+    for (const { signal, source } of stored) store.insert([signal], source);
+    store.fold();
+    while (store.rollups.step("2026-06-19"));
+    const shifts = ["shiftQueries", "shiftItems"].map((name) => vi.spyOn((store.rollups as unknown as { s: Record<string, { run: () => unknown }> }).s[name]!, "run"));
+
+    // Midnight has passed (the 20th has signals), the upkeep has not run yet.
+    const report = store.report("2026-06-14", "2026-06-20", 5);
+    expect(shifts.map((shift) => shift.mock.calls.length)).toEqual([0, 0]);
+    expect(store.rollups.periodsEnd).toBe("2026-06-19");
+    expect([report.from, report.to]).toEqual(["2026-06-13", "2026-06-19"]);
+    expect(counted(report)).toEqual(expected(stored, "2026-06-13", "2026-06-19", 5));
+
+    // One step of the upkeep, and the same request is of the days asked for.
+    expect(store.rollups.step("2026-06-20")).toBe(false);
+    const next = store.report("2026-06-14", "2026-06-20", 5);
+    expect([next.from, next.to]).toEqual(["2026-06-14", "2026-06-20"]);
+    expect(counted(next)).toEqual(expected(stored, "2026-06-14", "2026-06-20", 5));
+    store.close();
+  });
+
+  it("start the periods of a database that has none before its first day, and catch up a day a step", () => {
+    const store = new SqliteSignalStore(tempFile());
+    const r = random(13);
+    const stored = Array.from({ length: 300 }, (_, i) => signalOn(addDays("2026-03-01", i % 40), r));
+    for (const { signal, source } of stored) store.insert([signal], source);
+    store.fold();
+    expect(store.rollups.periodsEnd).toBeNull();
+    let steps = 1;
+    while (store.rollups.step("2026-04-09")) steps++;
+    // From the day before the first (Feb 28) to April 9: 40 days, one each.
+    expect(steps).toBe(40);
+    expect(store.rollups.periodsEnd).toBe("2026-04-09");
+    expect(periodsAsSummed(store)).toEqual(periodsAsKept(store));
+    for (const span of [7, 30, 90]) {
+      const from = addDays("2026-04-09", 1 - span);
+      expect(counted(store.report(from, "2026-04-09", 5)), `${span} days`).toEqual(expected(stored, from, "2026-04-09", 5));
+    }
+    // Pruning takes what it deletes off the periods and leaves no empty rows behind.
+    store.prune(Date.parse("2026-03-25T00:00:00Z"), { forwarding: false, seenBefore: 0 });
+    expect(periodsAsSummed(store)).toEqual(periodsAsKept(store));
+    const left = stored.filter(({ signal }) => signal.timestamp.slice(0, 10) >= "2026-03-25");
+    expect(counted(store.report("2026-03-11", "2026-04-09", 5))).toEqual(expected(left, "2026-03-11", "2026-04-09", 5));
+
+    // An earlier version's database (daily totals, no periods): opening it starts them before its first day.
+    store.db.exec("DELETE FROM period_queries; DELETE FROM period_items; DELETE FROM meta WHERE key = 'periods_end'");
+    const file = store.file;
+    store.close();
+    const reopened = new SqliteSignalStore(file);
+    expect(reopened.rollups.periodsEnd).toBe("2026-03-24");
+    expect(reopened.report("2026-04-03", "2026-04-09", 5).totals.searches).toBe(0);
+    while (reopened.rollups.step("2026-04-09"));
+    expect(periodsAsSummed(reopened)).toEqual(periodsAsKept(reopened));
+    reopened.close();
   });
 
   it("count a signal once however many processes fold, and a fold cut short goes on where it stopped", () => {

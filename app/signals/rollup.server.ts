@@ -99,8 +99,13 @@ class Sums {
  * Signals are folded in after they are stored, in order of their outbox row (`seq`), in one
  * transaction with the mark `folded_through`: a signal is counted once, by whichever process
  * folds it, and a restart goes on from the mark. The period totals always equal the sum of the
- * daily totals over their days: folding adds to both, moving `periods_end` to a later day takes
- * off the days that leave and adds the days that come in, and pruning takes off what it deletes.
+ * daily totals over their days: folding adds to both, moving `periods_end` a day later takes off
+ * the days that leave and adds the day that comes in, and pruning takes off what it deletes.
+ *
+ * Moving the periods is the background upkeep's ({@link step}), one day a transaction (about
+ * 30,000 rows a day at a plant group's volume, decision 040), never a page's: a report reads the
+ * periods as they stand, and says which days they cover, so that the first report of a day, or
+ * after an upgrade, costs what any other does.
  */
 export class Rollups {
   private readonly s;
@@ -172,7 +177,19 @@ export class Rollups {
       shiftItems: p(`INSERT INTO period_items (span, item, title, views, exports)
         SELECT @span, item, max(title), @sign * sum(views), @sign * sum(exports)
         FROM daily_items WHERE true AND day BETWEEN @from AND @to GROUP BY item ${addItem}`),
+      // Only rows the days taken off touched can have come down to nothing: no scan of the whole period.
+      dropQueries: p(`DELETE FROM period_queries WHERE span = @span AND searches = 0 AND zero = 0 AND clicks = 0
+        AND query IN (SELECT query FROM daily_queries WHERE day BETWEEN @from AND @to)`),
+      dropItems: p(`DELETE FROM period_items WHERE span = @span AND views = 0 AND exports = 0
+        AND item IN (SELECT item FROM daily_items WHERE day BETWEEN @from AND @to)`),
+      firstDay: p("SELECT min(day) FROM daily_totals").pluck(),
+      // Only where there is none: a worker that opens the database as another starts moving the periods changes nothing.
+      startPeriods: p("INSERT OR IGNORE INTO meta (key, value) VALUES ('periods_end', ?)"),
     };
+    // A database of an earlier version (or one that has never had periods) has its periods start
+    // before its first day here, in one write: a report never groups the daily rows of 90 days.
+    const first = this.s.firstDay.get() as string | null;
+    if (first !== null) this.s.startPeriods.run(addDays(first, -1));
   }
 
   private meta(key: string): string | null {
@@ -238,28 +255,44 @@ export class Rollups {
     if (from > to) return;
     this.s.shiftQueries.run({ span, sign, from, to });
     this.s.shiftItems.run({ span, sign, from, to });
+    if (sign === -1) {
+      this.s.dropQueries.run({ span, from, to });
+      this.s.dropItems.run({ span, from, to });
+    }
   }
 
-  private dropEmpty(): void {
-    this.db.exec("DELETE FROM period_queries WHERE searches = 0 AND zero = 0 AND clicks = 0; DELETE FROM period_items WHERE views = 0 AND exports = 0");
+  /**
+   * Where the periods start: they end the day before the first daily totals (so they are empty,
+   * and exact) and are moved up to today by {@link step}, a day at a time. Building them in one go
+   * would be seconds of one transaction at 3,000,000 daily rows.
+   */
+  private startPeriods(today: string): string {
+    const first = this.s.firstDay.get() as string | null;
+    this.s.startPeriods.run(first === null || first > today ? today : addDays(first, -1));
+    return this.periodsEnd!;
   }
 
-  /** Moves the periods to end on `to` (never back: a process whose clock lags reads the daily totals instead). */
-  roll(to: string): void {
-    this.db
+  /**
+   * Moves the periods one day towards `today` (never back: a process whose clock lags leaves them
+   * be); returns whether there is more to do. The background upkeep's work: one transaction of
+   * about a day of daily rows per period.
+   */
+  step(today: string): boolean {
+    // Looked at without a lock first, so that the upkeep of an up-to-date store writes nothing.
+    const seen = this.periodsEnd;
+    if (seen !== null && seen >= today) return false;
+    return this.db
       .transaction(() => {
-        const end = this.periodsEnd;
-        if (end !== null && end >= to) return;
+        const end = this.periodsEnd ?? this.startPeriods(today);
+        if (end >= today) return false;
+        const next = addDays(end, 1);
         for (const span of PERIODS) {
-          const from = addDays(to, 1 - span);
-          if (end !== null) {
-            const leaving = addDays(end, 1 - span);
-            this.shift(span, leaving, end < from ? end : addDays(from, -1), -1);
-          }
-          this.shift(span, end === null || end < from ? from : addDays(end, 1), to, 1);
+          const leaving = addDays(end, 1 - span);
+          this.shift(span, leaving, leaving, -1);
+          this.shift(span, next, next, 1);
         }
-        this.dropEmpty();
-        this.s.setMeta.run("periods_end", to);
+        this.s.setMeta.run("periods_end", next);
+        return next < today;
       })
       .immediate();
   }
@@ -270,7 +303,6 @@ export class Rollups {
     if (end !== null) {
       const last = addDays(day, -1) < end ? addDays(day, -1) : end;
       for (const span of PERIODS) this.shift(span, addDays(end, 1 - span), last, -1);
-      this.dropEmpty();
     }
     for (const table of ["daily_queries", "daily_items", "daily_totals"]) this.db.prepare(`DELETE FROM ${table} WHERE day < ?`).run(day);
   }
@@ -282,19 +314,23 @@ export class Rollups {
   }
 
   /**
-   * The analytics of the days `from`..`to`, with every stored signal folded in. The last 7, 30 or
-   * 90 days read the period totals; any other range sums the daily totals.
+   * The analytics of the days `from`..`to`, with every stored signal folded in. A report of the
+   * last 7, 30 or 90 days reads the period totals as they stand: when the upkeep has not moved
+   * them to `to` yet (the first seconds of a day, the minutes after an upgrade), the report is of
+   * the days they cover, and its `from` and `to` say so. Any other range sums the daily totals.
    */
   report(from: string, to: string, limit: number): AnalyticsReport {
     this.fold();
     const span = daysFrom(from, to) + 1;
-    if ((PERIODS as readonly number[]).includes(span) && (this.periodsEnd ?? "") < to) this.roll(to);
-    // One read transaction: the totals and the tables of a page see the same signals.
-    return this.db.transaction(() => this.read(from, to, limit, span))();
+    // One read transaction: the totals, the tables and the end of the periods of a page agree.
+    return this.db.transaction(() => {
+      const end = this.periodsEnd;
+      if ((PERIODS as readonly number[]).includes(span) && end !== null && end <= to) return this.read(addDays(end, 1 - span), end, limit, span, true);
+      return this.read(from, to, limit, span, false);
+    })();
   }
 
-  private read(from: string, to: string, limit: number, span: number): AnalyticsReport {
-    const byPeriod = (PERIODS as readonly number[]).includes(span) && this.periodsEnd === to;
+  private read(from: string, to: string, limit: number, span: number, byPeriod: boolean): AnalyticsReport {
     const t = this.db
       .prepare(
         `SELECT coalesce(sum(searches),0) s, coalesce(sum(zero),0) z, coalesce(sum(clicks),0) c, coalesce(sum(position_sum),0) p,

@@ -1,5 +1,6 @@
 import { createHmac, randomUUID } from "node:crypto";
 import fs from "node:fs";
+import { log } from "~/lib/log.server";
 import { SignalForwarder, type ForwarderOptions } from "./forwarder.server";
 import { clampedClientTime, SignalSchema, type ClientSignal, type Signal, type SignalInput } from "./model.server";
 import type { PgSharedSignals } from "./shared-pg.server";
@@ -85,6 +86,8 @@ export class Signals {
   private readonly droppedUnshared = new Map<string, number>();
   /** The shared store's tables exist (the server prepared the services before listening). */
   private sharedReady = false;
+  /** The upkeep of the analytics periods under way (at most one per process). */
+  private upkeeping: Promise<void> | null = null;
 
   constructor(readonly options: SignalsOptions) {
     this.now = options.now ?? Date.now;
@@ -253,8 +256,15 @@ export class Signals {
     this.forwarder?.start();
     if (this.timers.length) return;
     this.prune();
+    void this.upkeep();
     // Folding in the background keeps the fold each report makes first down to the last seconds' signals.
-    this.timers = [setInterval(() => this.prune(), 60 * 60_000), setInterval(() => this.fold(), FOLD_EVERY_MS)];
+    this.timers = [
+      setInterval(() => this.prune(), 60 * 60_000),
+      setInterval(() => {
+        this.fold();
+        void this.upkeep();
+      }, FOLD_EVERY_MS),
+    ];
     for (const timer of this.timers) timer.unref();
   }
 
@@ -316,6 +326,31 @@ export class Signals {
     } catch (error) {
       console.error("Signals could not be folded into the analytics:", error);
       return 0;
+    }
+  }
+
+  /**
+   * Moves the analytics periods (this outbox's and the shared ones) up to today, a day a
+   * transaction, letting the event loop serve pages between days; reports never move them
+   * (decision 040). One run at a time per process; never throws.
+   */
+  upkeep(): Promise<void> {
+    this.upkeeping ??= this.moveUp().finally(() => (this.upkeeping = null));
+    return this.upkeeping;
+  }
+
+  private async moveUp(): Promise<void> {
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    try {
+      while (this.store.rollups.step(dayOf(this.now()))) await turn();
+    } catch (error) {
+      log.error({ error: error instanceof Error ? error.message : String(error) }, "Signals: the analytics periods could not be moved up to today");
+    }
+    if (!this.shared || !this.sharedReady || !this.options.enabled) return;
+    try {
+      while (await this.shared.step(dayOf(this.now())));
+    } catch (error) {
+      log.error({ error: error instanceof Error ? error.message : String(error) }, "Signals: the shared analytics periods could not be moved up to today");
     }
   }
 

@@ -27,7 +27,9 @@ function rangeOf(days: Period, now = Date.now()): { from: string; to: string; da
 
 async function reportOf(days: Period): Promise<{ report: AnalyticsReport; days: string[] }> {
   const range = rangeOf(days);
-  return { report: await services().signals.report(range.from, range.to, ROWS), days: range.days };
+  const report = await services().signals.report(range.from, range.to, ROWS);
+  // The periods may end a day or more before today (the upkeep moves them, decision 040): the chart shows the days the report is of.
+  return { report, days: report.to === range.to ? range.days : rangeOf(days, Date.parse(`${report.to}T00:00:00Z`)).days };
 }
 
 const percent = (part: number, whole: number) => (whole ? `${((100 * part) / whole).toFixed(1)} %` : "–");
