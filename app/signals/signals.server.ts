@@ -1,6 +1,7 @@
 import { createHmac, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import { log } from "~/lib/log.server";
+import { storeFailed, storeWorked } from "~/lib/store-health.server";
 import { SignalForwarder, type ForwarderOptions } from "./forwarder.server";
 import { clampedClientTime, SignalSchema, type ClientSignal, type Signal, type SignalInput } from "./model.server";
 import type { PgSharedSignals } from "./shared-pg.server";
@@ -156,7 +157,7 @@ export class Signals {
       if (outcome === "recorded") this.forwarder?.kick();
       return outcome;
     } catch (error) {
-      console.error("Signal could not be recorded:", error);
+      storeFailed("sqlite", "signals", error);
       return "invalid";
     }
   }
@@ -182,7 +183,7 @@ export class Signals {
       // Each signal's own transaction is a savepoint of this one: an error undoes that signal only.
       outcomes = this.store.atomically(() => waiting.map(({ input, context }, i) => this.record(input, context, repeats?.[i])));
     } catch (error) {
-      console.error("Signals could not be recorded:", error);
+      storeFailed("sqlite", "signals", error);
       outcomes = waiting.map(() => "invalid");
     }
     waiting.forEach(({ resolve }, i) => resolve(outcomes[i]!));
@@ -213,11 +214,13 @@ export class Signals {
     if (!this.shared || !this.sharedReady || keyed.length === 0) return undefined;
     try {
       const repeats = await this.shared.repeats(keyed, this.repeatWindowMs, this.now());
+      storeWorked("postgres", "signals");
       const out: (boolean | undefined)[] = checks.map(() => undefined);
       keyed.forEach(({ i }, n) => (out[i] = repeats[n]));
       return out;
     } catch (error) {
-      console.error("The shared repeat check failed; checked by this replica alone:", error instanceof Error ? error.message : error);
+      // Logged when the store starts failing and when it works again, not per batch (store-health).
+      storeFailed("postgres", "signals", error);
       return undefined;
     }
   }
@@ -306,7 +309,10 @@ export class Signals {
     if (!shared || !this.sharedReady || !this.options.enabled) return Promise.resolve();
     this.sharedFold ??= this.shareDropped(shared)
       .then(() => shared.fold(this.store.secret("outbox-id"), this.store))
-      .catch((error: unknown) => console.error("Signals could not be folded into the shared analytics:", error instanceof Error ? error.message : error))
+      .then(
+        () => storeWorked("postgres", "analytics"),
+        (error: unknown) => storeFailed("postgres", "analytics", error),
+      )
       .finally(() => (this.sharedFold = null));
     return this.sharedFold;
   }
@@ -358,7 +364,7 @@ export class Signals {
     const now = this.now();
     if (this.sharedReady) this.shared
       ?.prune(dayOf(now - this.options.retentionDays * 86_400_000), now - this.repeatWindowMs)
-      .catch((error: unknown) => console.error("Shared signals could not be pruned:", error instanceof Error ? error.message : error));
+      .catch((error: unknown) => storeFailed("postgres", "analytics", error));
     try {
       return this.store.prune(now - this.options.retentionDays * 86_400_000, { forwarding: this.forwarder !== null, seenBefore: now - this.repeatWindowMs });
     } catch (error) {
