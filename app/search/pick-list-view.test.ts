@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Doc } from "./engine";
-import { buildPickList, PICK_LIST_CAP, pickListRange, printedAtOf } from "./pick-list-view";
+import { buildPickList, inWalkingOrder, PICK_LIST_CAP, pickListParams, pickListRange, printedAtOf } from "./pick-list-view";
 import { DEFAULT_SEARCH_CONFIG } from "./search-config";
 import { EMPTY_STATE } from "./state";
 
@@ -23,7 +23,7 @@ describe("pick list", () => {
 
   it("writes the locator first and every column a picker needs, N/A left to the page", () => {
     const state = { ...EMPTY_STATE, q: "pump", filters: [{ field: "category_s", value: "Pumps", type: "include" as const }] };
-    const list = buildPickList({ state, config: DEFAULT_SEARCH_CONFIG, docs: [doc(1), { id: "x", item_number_s: "X-1" }], total: 2, now: new Date("2026-11-27T21:40:12Z") });
+    const list = buildPickList({ state, config: DEFAULT_SEARCH_CONFIG, docs: [doc(1), { id: "x", item_number_s: "X-1" }], total: 2, now: new Date("2026-11-27T21:40:12Z"), order: "search" });
     expect(list.heading).toBe('2 results for "pump"');
     expect(list.refinement).toEqual(["Category is Pumps"]);
     expect(list.columns.map((c) => c.label)).toEqual(["Stock Locator", "Subinventory", "Item Number", "Item Description", "Quantity On Hand", "Issue UOM", "Status"]);
@@ -39,5 +39,29 @@ describe("pick list", () => {
     expect(list.rows).toHaveLength(PICK_LIST_CAP);
     expect(list.range).toBe("first 500 of 5,000");
     expect(printedAtOf(new Date("2026-01-02T03:04:05Z"))).toBe("2026-01-02 03:04 UTC");
+  });
+
+  it("walks the crib by default: by stock locator as people number aisles, then subinventory and item, the unplaced last", () => {
+    const at = (item: string, locator: string | undefined, sub = "CRIB1"): Doc => ({ id: item, item_number_s: item, ...(locator ? { attribute_stock_locator_s: locator } : {}), attribute_subinventory_s: sub });
+    const docs = [at("I-5", undefined), at("I-4", "A-10-01"), at("I-3", "A-2-01"), at("I-2", "a-2-01", "CRIB0"), at("I-1", "B-01-01"), at("I-0", "A-2-01")];
+    expect(inWalkingOrder(docs).map((d) => d.id)).toEqual(["I-2", "I-0", "I-3", "I-4", "I-1", "I-5"]);
+    const list = buildPickList({ state: { ...EMPTY_STATE, q: "pump" }, config: DEFAULT_SEARCH_CONFIG, docs, total: docs.length, now: new Date() });
+    expect(list.order).toBe("walk");
+    expect(list.items).toEqual(["I-2", "I-0", "I-3", "I-4", "I-1", "I-5"]);
+    expect(list.rows.map((r) => r[0])).toEqual(["a-2-01", "A-2-01", "A-2-01", "A-10-01", "B-01-01", ""]);
+    expect(list.otherOrder).toEqual({ label: "In the search's order", href: "/crib-search/pick-list?q=pump&order=search" });
+  });
+
+  it("keeps the search's order when asked, and links back to walking order", () => {
+    const docs = [doc(3), doc(1), doc(2)];
+    const list = buildPickList({ state: EMPTY_STATE, config: DEFAULT_SEARCH_CONFIG, docs, total: 3, now: new Date(), order: "search" });
+    expect(list.items).toEqual(["MRO-1003", "MRO-1001", "MRO-1002"]);
+    expect(list.otherOrder.href).toBe("/crib-search/pick-list");
+  });
+
+  it("takes the search's parameters but its page and page size", () => {
+    const state = { ...EMPTY_STATE, q: "seal", page: 3, rows: 50 as const };
+    expect(pickListParams(state, DEFAULT_SEARCH_CONFIG).toString()).toBe("q=seal");
+    expect(pickListParams(state, DEFAULT_SEARCH_CONFIG, "search").toString()).toBe("q=seal&order=search");
   });
 });

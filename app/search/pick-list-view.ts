@@ -10,11 +10,18 @@ import { formatValue, itemDescription, snippet } from "./field-format";
 import { fieldKey, fieldLabel, fieldNameIn } from "./fields";
 import { resultsText } from "./result-count";
 import type { SearchConfig } from "./search-config";
-import { searchHref, type SearchState } from "./state";
+import { PICK_LIST_PATH } from "./paths";
+import { searchHref, serializeSearchState, type SearchState } from "./state";
 
 /** The most rows a pick list prints: a sheet a person can walk with, and a bounded page. */
 export const PICK_LIST_CAP = 500;
 
+/**
+ * The order of a pick list's rows: `walk`, the order a person walks the crib (by stock locator,
+ * then subinventory and item number; the default), or `search`, the search's own order.
+ */
+export type PickListOrder = "walk" | "search";
+export const pickListOrderOf = (params: URLSearchParams): PickListOrder => (params.get("order") === "search" ? "search" : "walk");
 
 export interface PickListView {
   /** "148 results for "pump"" */
@@ -29,6 +36,31 @@ export interface PickListView {
   backHref: string;
   /** When it was made, as people write it (UTC, so every replica says the same). */
   printedAt: string;
+  order: PickListOrder;
+  /** The same list in the other order. */
+  otherOrder: { label: string; href: string };
+  /** Each row's item number, for its tick box's name. */
+  items: string[];
+}
+
+const LOCATOR = "stock_locator";
+const walkingCollator = new Intl.Collator("en", { numeric: true, sensitivity: "base" });
+const rowKey = (doc: Doc, key: string) => {
+  const name = fieldNameIn(doc, key);
+  return name ? formatValue(doc[name]) : "";
+};
+
+/**
+ * Docs in the order a person walks the crib: by stock locator (A-2 before A-10), then
+ * subinventory and item number; an item without a locator comes last, where it is found by asking.
+ */
+export function inWalkingOrder(docs: readonly Doc[]): Doc[] {
+  const keyed = docs.map((doc) => ({ doc, locator: rowKey(doc, LOCATOR), sub: rowKey(doc, "subinventory"), item: rowKey(doc, "item_number") }));
+  keyed.sort((a, b) => {
+    if (!a.locator !== !b.locator) return a.locator ? -1 : 1;
+    return walkingCollator.compare(a.locator, b.locator) || walkingCollator.compare(a.sub, b.sub) || walkingCollator.compare(a.item, b.item);
+  });
+  return keyed.map((k) => k.doc);
 }
 
 const count = (n: number) => n.toLocaleString("en-US");
@@ -53,9 +85,12 @@ function valueOf(doc: Doc, key: string): string {
   return name ? formatValue(doc[name]) : "";
 }
 
-export function buildPickList(input: { state: SearchState; config: SearchConfig; docs: Doc[]; total: number; now: Date }): PickListView {
+export function buildPickList(input: { state: SearchState; config: SearchConfig; docs: Doc[]; total: number; now: Date; order?: PickListOrder }): PickListView {
   const { state, config, docs, total } = input;
-  const rows = docs.slice(0, PICK_LIST_CAP);
+  const order = input.order ?? "walk";
+  const capped = docs.slice(0, PICK_LIST_CAP);
+  const rows = order === "walk" ? inWalkingOrder(capped) : capped;
+
   return {
     heading: resultsText(total, state.q, count),
     refinement: [
@@ -65,7 +100,24 @@ export function buildPickList(input: { state: SearchState; config: SearchConfig;
     range: pickListRange(rows.length, total),
     columns: PICK_LIST_COLUMNS.map((key) => ({ key, label: fieldLabel(key) })),
     rows: rows.map((doc) => PICK_LIST_COLUMNS.map((key) => valueOf(doc, key))),
+    items: rows.map((doc) => rowKey(doc, "item_number")),
     backHref: searchHref(state, config),
     printedAt: printedAtOf(input.now),
+    order,
+    otherOrder: order === "walk" ? { label: "In the search's order", href: pickListHref(state, config, "search") } : { label: "In walking order (by stock locator)", href: pickListHref(state, config, "walk") },
   };
+}
+
+/** The pick list's parameters: the search's (page and size left out) and its order when not the default. */
+export function pickListParams(state: SearchState, config: SearchConfig, order: PickListOrder = "walk"): URLSearchParams {
+  const params = serializeSearchState({ ...state, page: 1 }, config);
+  params.delete("rows");
+  if (order === "search") params.set("order", "search");
+  return params;
+}
+
+/** The search as a pick list (GET /crib-search/pick-list). */
+export function pickListHref(state: SearchState, config: SearchConfig, order: PickListOrder = "walk"): string {
+  const params = pickListParams(state, config, order).toString();
+  return params ? `${PICK_LIST_PATH}?${params}` : PICK_LIST_PATH;
 }

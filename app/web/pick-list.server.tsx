@@ -2,7 +2,8 @@ import { PickList } from "~/components/pick-list";
 import { services } from "~/registry.server";
 import type { Doc } from "~/search/engine";
 import { userMessageOf } from "~/search/errors";
-import { buildPickList, PICK_LIST_CAP } from "~/search/pick-list-view";
+import { catalogField } from "~/search/catalog-fields";
+import { buildPickList, PICK_LIST_CAP, pickListOrderOf } from "~/search/pick-list-view";
 import { searchRequestOf } from "~/search/search-view";
 import { parseSearchParams, searchHref } from "~/search/state";
 import { requireUser } from "./auth.server";
@@ -11,6 +12,8 @@ import { requestIdOf } from "./http.server";
 import { logFailure } from "./log.server";
 import { problemPage, staticDocument } from "./problem-page.server";
 
+/** The stock locator's index field: the walking order's. */
+const LOCATOR_FIELD = catalogField("stock_locator")!.name;
 /** Rows asked of the engine at once: the size of the search page's largest page. */
 const BATCH = 100;
 
@@ -24,13 +27,16 @@ export async function loadPickList(request: Request): Promise<Response> {
   const url = new URL(request.url);
   const { search: service, searchConfig: config } = services();
   const state = parseSearchParams(url.searchParams, config);
+  const order = pickListOrderOf(url.searchParams);
+  // In walking order the engine is asked by stock locator, so a list past the cap holds the crib's first aisles, not the best matches.
+  const sort = order === "walk" ? { field: LOCATOR_FIELD, direction: "asc" as const } : undefined;
   const requestId = requestIdOf(request);
   const docs: Doc[] = [];
   let total = 0;
   let backup: string | null = null;
   try {
     for (let start = 0; start < PICK_LIST_CAP; start += BATCH) {
-      const page = { ...searchRequestOf(state, config), start, rows: Math.min(BATCH, PICK_LIST_CAP - start), facetFields: [], highlight: false };
+      const page = { ...searchRequestOf(state, config), ...(sort ? { sort } : {}), start, rows: Math.min(BATCH, PICK_LIST_CAP - start), facetFields: [], highlight: false };
       const answer = await service.search(page, { requestId, signal: request.signal });
       total = answer.value.total;
       docs.push(...answer.value.docs);
@@ -41,6 +47,6 @@ export async function loadPickList(request: Request): Promise<Response> {
     logFailure("pick list", error, { requestId, signal: request.signal });
     return problemPage(userMessageOf(error), 503, { backHref: searchHref(state, config), retryHref: `${url.pathname}${url.search}` });
   }
-  const list = buildPickList({ state, config, docs, total, now: new Date() });
+  const list = buildPickList({ state, config, docs, total, now: new Date(), order });
   return staticDocument(`Pick list: ${list.heading}`, <PickList list={list} backup={backup} />, 200);
 }

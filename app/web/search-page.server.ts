@@ -5,8 +5,9 @@ import { services } from "~/registry.server";
 import type { RequestContext, SearchResponse } from "~/search/engine";
 import { SearchError, userMessageOf } from "~/search/errors";
 import { itemNumberOf } from "~/search/field-format";
-import { isQueryId, PICK_LIST_PATH, productPath, SEARCH_PATH, whereUsedPath, withBack } from "~/search/paths";
+import { isQueryId, productPath, SEARCH_PATH, whereUsedPath, withBack } from "~/search/paths";
 import { jumpKeyOf, jumpTarget, LIST_PARAM, listHref } from "~/search/query/number-jump";
+import { pickListHref } from "~/search/pick-list-view";
 import type { SearchConfig } from "~/search/search-config";
 import { totalPages } from "~/search/pager";
 import { buildSearchView, facetTermsOf, searchRequestOf, widerSearchOf } from "~/search/search-view";
@@ -56,11 +57,6 @@ function exportMenuOf(state: SearchState, config: SearchConfig, shown: number, t
   return { allHref: href("all"), pageHref: href("page"), shown, total };
 }
 
-/** The search as a pick list: its parameters but the page, since the list starts at the first row. */
-function pickListHref(state: SearchState, config: SearchConfig): string {
-  const params = serializeSearchState({ ...state, page: 1 }, config).toString();
-  return params ? `${PICK_LIST_PATH}?${params}` : PICK_LIST_PATH;
-}
 
 /** The usage signals of a search (and of the facet click that led to it); with Fusion's query id when Fusion answered. */
 function searchSignals(request: Request, state: SearchState, answer: Answer<SearchResponse>, queryId: string | undefined): SignalInput[] {

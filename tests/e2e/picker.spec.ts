@@ -55,7 +55,7 @@ for (const width of [320, 1280]) {
     await expect(page.locator(".pick-list-range")).toHaveText(shown < category.count ? `first ${shown} of ${category.count}` : `1–${shown} of ${shown}`);
     await expect(page.locator(".pick-list-meta")).toContainText(/printed \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
     const headers = page.locator(".pick-list-table thead th");
-    await expect(headers).toHaveText(["#", "Stock Locator", "Subinventory", "Item Number", "Item Description", "Quantity On Hand", "Issue UOM", "Status", "Picked"]);
+    await expect(headers).toHaveText(["Picked", "#", "Stock Locator", "Subinventory", "Item Number", "Item Description", "Quantity On Hand", "Issue UOM", "Status"]);
     await expect(page.locator(".pick-list-table tbody tr")).toHaveCount(shown);
     await expect(page.locator(".pick-list-table tbody tr").last()).toBeVisible();
     await expect(page.locator(".pick-list-table tbody tr").first().locator("td.c-stock_locator")).toBeVisible();
