@@ -24,6 +24,7 @@ function setup(options: { refresh?: (tokens: SessionTokens) => Promise<SessionTo
   const refreshed: SessionTokens[] = [];
   const oidc = {
     timeoutMs: 2_000,
+    revoke: async () => true,
     refresh: async (tokens: SessionTokens) => {
       refreshed.push(tokens);
       if (!options.refresh) throw new TokenRefusedError("invalid_grant");
@@ -233,16 +234,137 @@ describe("SqliteSessionStore.claimRenewal", () => {
 });
 
 describe("userFromClaims", () => {
-  it("takes the name, else given plus family name, else the email or the id", () => {
+  it("takes the name, else given plus family name, else the user name, else the email", () => {
     expect(userFromClaims({ sub: "1", name: "Pat Doe" }).name).toBe("Pat Doe");
     expect(userFromClaims({ sub: "1", given_name: "Pat", family_name: "Doe" })).toMatchObject({ name: "Pat Doe", firstName: "Pat", lastName: "Doe" });
     expect(userFromClaims({ sub: "1", email: "p@x.test" }).name).toBe("p@x.test");
-    expect(userFromClaims({ sub: "1" }).name).toBe("1");
+    expect(userFromClaims({ sub: "1", preferred_username: "pdoe", email: "p@x.test" }).name).toBe("pdoe");
+    expect(userFromClaims({ sub: "1", name: " ", given_name: "Pat", preferred_username: "pdoe" }).name).toBe("Pat");
     expect(userFromClaims({ sub: "1", groups: ["a", 2, "b"], roles: "admin" })).toMatchObject({ groups: ["a", "b"], roles: ["admin"] });
+  });
+
+  it("never shows the subject: a provider that sends no name, user name or email gets \"Signed in\"", () => {
+    // Glewlwyd's default claims, and Entra ID's pairwise subjects: opaque.
+    expect(userFromClaims({ sub: "7c4f0b1e-2d2a-4a8e-9b1f-51f0c2d3e4a5" }).name).toBe("Signed in");
+    expect(userFromClaims({ sub: "7c4f", email: "", name: null }).name).toBe("Signed in");
+  });
+});
+
+describe("renewal at a fraction of the tokens' lifetime", () => {
+  const short = (now: number, lifetimeMs: number): SessionTokens => ({ accessToken: "at", refreshToken: "rt", idToken: "id.token.sig", issuedAt: now, expiresAt: now + lifetimeMs });
+
+  it("renews tokens of a minute or less a quarter of their life early, not at every request", async () => {
+    let n = 0;
+    const { auth, clock, refreshed } = setup({ refresh: async () => ({ ...short(clock.now(), 40_000), accessToken: `at${++n}` }) });
+    const cookies = await auth.begin(user, short(clock.now(), 40_000), new Request("http://portal.test/"));
+    clock.advance(29_000);
+    await auth.session(withCookies(cookies));
+    expect(refreshed).toHaveLength(0);
+    clock.advance(2_000);
+    // Six parallel requests at renewal: one renewal, whose 40 s tokens are not due again at once.
+    const sessions = await Promise.all(Array.from({ length: 6 }, () => auth.session(withCookies(cookies))));
+    expect(sessions.map((s) => s?.record.tokens.accessToken)).toEqual(Array(6).fill("at1"));
+    for (let i = 0; i < 6; i++) {
+      clock.advance(4_000);
+      await auth.session(withCookies(cookies));
+    }
+    expect(refreshed).toHaveLength(1);
+    clock.advance(6_000);
+    expect((await auth.session(withCookies(cookies)))?.record.tokens.accessToken).toBe("at2");
+  });
+
+  it("renews hour-long tokens a minute early (the spec's 60 s)", async () => {
+    const { auth, clock, refreshed } = setup({ refresh: async () => short(clock.now(), 3_600_000) });
+    const cookies = await auth.begin(user, short(clock.now(), 3_600_000), new Request("http://portal.test/"));
+    clock.advance(58 * 60_000);
+    await auth.session(withCookies(cookies));
+    expect(refreshed).toHaveLength(0);
+    clock.advance(61_000);
+    await auth.session(withCookies(cookies));
+    expect(refreshed).toHaveLength(1);
+  });
+});
+
+describe("ended sessions and logout", () => {
+  function withRevocation() {
+    const made = setup();
+    const revoked: string[] = [];
+    (made.auth.oidc as unknown as { revoke: (t: string) => Promise<boolean> }).revoke = async (token) => {
+      revoked.push(token);
+      return true;
+    };
+    return { ...made, revoked };
+  }
+
+  it("a session the provider refused to renew signs nobody in, but logout still gets its ID token", async () => {
+    const { auth, clock } = withRevocation();
+    const cookies = await auth.begin(user, tokens(clock.now() + 30_000), new Request("http://portal.test/"));
+    expect(await auth.user(withCookies(cookies))).toBeNull();
+    expect(await auth.userIdOf(withCookies(cookies).headers.get("Cookie"))).toBeNull();
+    const ended = await auth.end(withCookies(cookies));
+    expect(ended.idToken).toBe("id.token.sig");
+    expect(ended.refreshToken).toBeNull();
+  });
+
+  it("a session that ran out of idle time keeps its ID token for logout, and its refresh token is revoked", async () => {
+    const { auth, clock, revoked } = withRevocation();
+    const cookies = await auth.begin(user, tokens(clock.now() + 24 * 3_600_000), new Request("http://portal.test/"));
+    clock.advance(61 * 60_000);
+    expect(await auth.user(withCookies(cookies))).toBeNull();
+    expect(revoked).toEqual(["rt"]);
+    // Still nobody signed in, however often asked.
+    expect(await auth.user(withCookies(cookies))).toBeNull();
+    const ended = await auth.end(withCookies(cookies));
+    expect(ended).toMatchObject({ idToken: "id.token.sig", refreshToken: null });
+    // Logout removes what was left: a second logout has nothing to name.
+    expect((await auth.end(withCookies(cookies))).idToken).toBeNull();
+  });
+
+  it("logout of a live session gives its ID token and refresh token, and ends it", async () => {
+    const { auth, clock } = withRevocation();
+    const cookies = await auth.begin(user, tokens(clock.now() + 3_600_000), new Request("http://portal.test/"));
+    expect(await auth.end(withCookies(cookies))).toMatchObject({ idToken: "id.token.sig", refreshToken: "rt" });
+    expect(await auth.user(withCookies(cookies))).toBeNull();
+  });
+
+  it("a back-channel logout token ends sessions once: a replay ends none, not even a session begun since", async () => {
+    const { auth, clock } = withRevocation();
+    const first = await auth.begin(user, tokens(clock.now() + 3_600_000), new Request("http://portal.test/"));
+    const token = { sub: user.id, jti: "jti-1", acceptedUntil: Date.now() + 60_000 };
+    expect(await auth.endForProvider(token)).toBe(1);
+    expect(await auth.user(withCookies(first))).toBeNull();
+    const second = await auth.begin(user, tokens(clock.now() + 3_600_000), new Request("http://portal.test/"));
+    expect(await auth.endForProvider(token)).toBeNull();
+    expect(await auth.user(withCookies(second))).not.toBeNull();
+    expect(await auth.endForProvider({ ...token, jti: "jti-2" })).toBe(1);
+  });
+
+  it("a back-channel logout the store failed to carry out is not taken for a replay when the provider sends it again", async () => {
+    const { auth, clock, store } = withRevocation();
+    const session = await auth.begin(user, tokens(clock.now() + 3_600_000), new Request("http://portal.test/"));
+    const token = { sub: user.id, jti: "jti-retry", acceptedUntil: Date.now() + 60_000 };
+    const deleteForUser = store.deleteForUser.bind(store);
+    store.deleteForUser = () => Promise.reject(new Error("database or disk is full"));
+    await expect(auth.endForProvider(token)).rejects.toThrow("disk is full");
+    store.deleteForUser = deleteForUser;
+    expect(await auth.endForProvider(token)).toBe(1);
+    expect(await auth.user(withCookies(session))).toBeNull();
   });
 });
 
 describe("back-channel logout in the SQLite store", () => {
+  it("remembers a logout token's id across processes until it would no longer be accepted", async () => {
+    const { store, file } = setup();
+    const other = new SqliteSessionStore(file);
+    const now = Date.now();
+    expect(await store.rememberLogoutToken("j1", now + 1_000, now)).toBe(true);
+    expect(await other.rememberLogoutToken("j1", now + 1_000, now)).toBe(false);
+    expect(await other.rememberLogoutToken("j2", now + 1_000, now)).toBe(true);
+    // Forgotten once it could no longer be accepted anyway.
+    expect(await other.rememberLogoutToken("j1", now + 5_000, now + 1_000)).toBe(true);
+    other.close();
+  });
+
   const tokens: SessionTokens = { accessToken: "a", refreshToken: null, idToken: "i", expiresAt: Date.now() + 3_600_000 };
   const record = (user: string, providerSid?: string) => ({
     user: userFromClaims({ sub: user }),

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { createCookie, type Cookie } from "@remix-run/node";
-import { TokenRefusedError, type OidcClient } from "./oidc.server";
-import type { SessionRecord, SessionStore } from "./session-store.server";
+import { log } from "~/lib/log.server";
+import { metrics } from "~/lib/metrics.server";
+import { TokenRefusedError, type LogoutToken, type OidcClient } from "./oidc.server";
+import type { SessionRecord, SessionStore, SessionTokens } from "./session-store.server";
 import type { User } from "./user";
 
 /** A signed-in visit: the session's id (from the cookie) and what the store holds for it. */
@@ -32,8 +34,13 @@ export const REQUEST_TOKEN_HEADER = "x-crib-request";
 
 const ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 const IDLE_MS = 60 * 60 * 1000;
-/** Tokens are renewed this long before they expire (spec: "expire early 60 s"). */
+/**
+ * Tokens are renewed this long before they expire (spec: "expire early 60 s"), or a quarter of
+ * their lifetime before when that is shorter: tokens of a minute or less would otherwise be due
+ * from the moment they are issued, and every request would renew them.
+ */
 const RENEW_EARLY_MS = 60_000;
+const RENEW_EARLY_FRACTION = 0.25;
 /** After a renewal the provider did not answer, the next try waits this long; the session goes on. */
 const RENEW_RETRY_MS = 5 * 60_000;
 /** How often a request waiting for another process's renewal looks at the store. */
@@ -101,10 +108,10 @@ export class Auth {
     const id: unknown = await this.sessionCookie.parse(request.headers.get("Cookie"));
     if (typeof id !== "string" || id.length < 20) return null;
     const record = await this.store.get(id);
-    if (!record) return null;
+    if (!record || record.ended) return null;
     const now = this.now();
     if (now >= this.expiresAt(record)) {
-      await this.store.delete(id);
+      await this.endUnused(id, record, now);
       return null;
     }
     if (this.renewalDue(record, now)) {
@@ -120,9 +127,31 @@ export class Auth {
     return { id, record, setCookies: [] };
   }
 
-  /** Tokens due for renewal: a refresh token to renew with, expiry within a minute, no back-off. */
+  /**
+   * A session whose idle time or absolute lifetime ran out. Past the absolute end it goes; after
+   * idle time it stays, ended and holding only its ID token, until its absolute end, so that a
+   * Logout from a page it showed still names the session to the provider. Its refresh token is
+   * revoked at the provider, where the provider offers that.
+   */
+  private async endUnused(id: string, record: SessionRecord, now: number): Promise<void> {
+    const absoluteEnd = record.createdAt + this.absoluteMs;
+    metrics.sessionsEnded.inc({ reason: now >= absoluteEnd ? "expired" : "idle" });
+    if (now >= absoluteEnd) await this.store.delete(id);
+    else await this.store.set(id, this.ended(record, "idle"), absoluteEnd);
+    const refreshToken = record.tokens.refreshToken;
+    if (refreshToken) void this.oidc.revoke(refreshToken).catch(() => undefined);
+  }
+
+  /** What stays of an ended session: who it was and the ID token, which logout needs; no token that grants anything. */
+  private ended(record: SessionRecord, reason: NonNullable<SessionRecord["ended"]>): SessionRecord {
+    const { renewRetryAt: _, ...rest } = record;
+    return { ...rest, tokens: { ...record.tokens, accessToken: "", refreshToken: null }, ended: reason };
+  }
+
+  /** Tokens due for renewal: a refresh token to renew with, expiry near (renewEarlyMs), no back-off. */
   private renewalDue(record: SessionRecord, now: number): boolean {
-    return record.tokens.refreshToken !== null && record.tokens.expiresAt - RENEW_EARLY_MS <= now && (record.renewRetryAt ?? 0) <= now;
+    const { tokens } = record;
+    return tokens.refreshToken !== null && tokens.expiresAt - renewEarlyMs(tokens) <= now && (record.renewRetryAt ?? 0) <= now;
   }
 
   /**
@@ -152,17 +181,19 @@ export class Auth {
       const { renewRetryAt: _, ...rest } = claimed;
       const renewed: SessionRecord = { ...rest, tokens, lastSeenAt: this.now() };
       await this.store.set(id, renewed, this.expiresAt(renewed));
+      metrics.sessionsRenewed.inc();
       return renewed;
     } catch (error) {
-      const reason = error instanceof Error ? `${error.message}${error.cause instanceof Error ? `: ${error.cause.message}` : ""}` : String(error);
       if (error instanceof TokenRefusedError) {
-        // The provider said no (the grant was revoked, the user disabled): the session ends.
-        console.warn(`Session ended: the identity provider refused to renew its tokens (${reason})`);
-        await this.store.delete(id);
+        // The provider said no (the grant was revoked, the user disabled): the session ends, and
+        // the next page sends the person through sign-in. What logout needs of it stays.
+        log.warn({ providerError: error.code, ...(error.refusal?.description ? { providerErrorDescription: error.refusal.description } : {}), ...(error.refusal?.status ? { providerStatus: error.refusal.status } : {}) }, "Session ended: the identity provider refused to renew its tokens");
+        metrics.sessionsEnded.inc({ reason: "refused" });
+        await this.store.set(id, this.ended(claimed, "refused"), claimed.createdAt + this.absoluteMs);
         return null;
       }
       // Nothing was decided about the user: the session goes on to its own end, renewal is tried later.
-      console.warn(`Session kept: its tokens could not be renewed (${reason}); trying again in ${RENEW_RETRY_MS / 60_000} minutes`);
+      log.warn({ err: error, retryInMinutes: RENEW_RETRY_MS / 60_000 }, "Session kept: its tokens could not be renewed, the identity provider did not answer");
       const kept: SessionRecord = { ...claimed, lastSeenAt: this.now(), renewRetryAt: this.now() + RENEW_RETRY_MS };
       await this.store.set(id, kept, this.expiresAt(kept));
       return kept;
@@ -179,7 +210,7 @@ export class Auth {
     const deadline = Date.now() + this.oidc.timeoutMs + 5_000;
     for (;;) {
       const current = await this.store.get(id);
-      if (!current) return null;
+      if (!current || current.ended) return null;
       const settled = current.tokens.refreshToken !== seen.tokens.refreshToken || current.tokens.expiresAt !== seen.tokens.expiresAt || (current.renewRetryAt ?? 0) > this.now();
       if (settled || Date.now() >= deadline) return current;
       await new Promise((resolve) => setTimeout(resolve, RENEW_POLL_MS));
@@ -206,23 +237,47 @@ export class Auth {
   async userIdOf(cookieHeader: string | null): Promise<string | null> {
     const id: unknown = await this.sessionCookie.parse(cookieHeader);
     if (typeof id !== "string" || id.length < 20) return null;
-    return (await this.store.get(id))?.user.id ?? null;
+    const record = await this.store.get(id);
+    return record && !record.ended ? record.user.id : null;
   }
 
-  /** Back-channel logout: the provider ended a user's session there; returns how many of the portal's ended with it. */
-  endForProvider(order: { sub?: string; sid?: string }): Promise<number> {
-    return this.store.deleteForUser({ ...(order.sub ? { userId: order.sub } : {}), ...(order.sid ? { providerSid: order.sid } : {}) });
+  /**
+   * Back-channel logout: the provider ended a user's session there; returns how many of the
+   * portal's ended with it, or null for a token already used (its `jti` is remembered, on the
+   * shared store, for as long as the token would be accepted).
+   */
+  async endForProvider(token: LogoutToken): Promise<number | null> {
+    // The token is remembered once its sessions have ended, not before: a provider that sends it
+    // again because the store failed halfway must not be taken for a replay. A replay after that
+    // ends nothing (nor the sessions begun since).
+    if (await this.store.logoutTokenUsed(token.jti, Date.now())) return null;
+    const ended = await this.store.deleteForUser({ ...(token.sub ? { userId: token.sub } : {}), ...(token.sid ? { providerSid: token.sid } : {}) });
+    // Two deliveries at once both end the same sessions; only one is remembered as the token's use.
+    await this.store.rememberLogoutToken(token.jti, token.acceptedUntil, Date.now());
+    if (ended > 0) metrics.sessionsEnded.inc({ reason: "backchannel" }, ended);
+    return ended;
   }
 
-  /** Ends the request's session; the answer's Set-Cookie removes the cookie. */
-  async end(request: Request): Promise<{ idToken: string | null; setCookies: string[] }> {
+  /**
+   * Ends the request's session, live or ended; the answer's Set-Cookie removes the cookie. Gives
+   * what logout at the provider needs: the ID token (also of a session that had ended) and the
+   * refresh token to revoke (of a live one).
+   */
+  async end(request: Request): Promise<{ idToken: string | null; refreshToken: string | null; setCookies: string[] }> {
     this.forget(request);
     const id = await this.sessionCookie.parse(request.headers.get("Cookie"));
-    let idToken: string | null = null;
+    let record: SessionRecord | null = null;
     if (typeof id === "string") {
-      idToken = (await this.store.get(id))?.tokens.idToken ?? null;
+      record = await this.store.get(id);
       await this.store.delete(id);
+      if (record && !record.ended) metrics.sessionsEnded.inc({ reason: "logout" });
     }
-    return { idToken, setCookies: [await this.sessionCookie.serialize("", { maxAge: 0 })] };
+    return { idToken: record?.tokens.idToken ?? null, refreshToken: record?.tokens.refreshToken ?? null, setCookies: [await this.sessionCookie.serialize("", { maxAge: 0 })] };
   }
+}
+
+/** How long before its tokens expire a session renews them: a minute, or a quarter of their lifetime when that is less. */
+export function renewEarlyMs(tokens: Pick<SessionTokens, "issuedAt" | "expiresAt">): number {
+  if (tokens.issuedAt === undefined) return RENEW_EARLY_MS;
+  return Math.min(RENEW_EARLY_MS, Math.max(0, tokens.expiresAt - tokens.issuedAt) * RENEW_EARLY_FRACTION);
 }

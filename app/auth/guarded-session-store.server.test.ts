@@ -9,7 +9,7 @@ const full = () => Object.assign(new Error("database or disk is full"), { code: 
 
 function storeWith(get: SessionStore["get"]): SessionStore {
   const never = () => Promise.reject(new Error("not used"));
-  return { get, set: never, delete: never, touch: never, claimRenewal: never, deleteForUser: never };
+  return { get, set: never, delete: never, touch: never, claimRenewal: never, deleteForUser: never, rememberLogoutToken: never, logoutTokenUsed: never };
 }
 
 describe("GuardedSessionStore", () => {

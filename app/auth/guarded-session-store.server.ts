@@ -75,4 +75,13 @@ export class GuardedSessionStore implements SessionStore {
   deleteForUser(order: { userId?: string; providerSid?: string }): Promise<number> {
     return this.call(() => this.inner.deleteForUser(order), true);
   }
+
+  logoutTokenUsed(jti: string, now: number): Promise<boolean> {
+    return this.call(() => this.inner.logoutTokenUsed(jti, now), true);
+  }
+
+  // Tried again after a lost answer, a token it had remembered would look like its own replay.
+  rememberLogoutToken(jti: string, until: number, now: number): Promise<boolean> {
+    return this.call(() => this.inner.rememberLogoutToken(jti, until, now), false);
+  }
 }

@@ -26,6 +26,11 @@ export const SESSION_MIGRATIONS: Migration[] = [
     DROP TRIGGER IF EXISTS sessions_changed ON sessions;
     CREATE TRIGGER sessions_changed AFTER UPDATE OR DELETE ON sessions FOR EACH ROW EXECUTE FUNCTION crib_session_changed();`,
   },
+  {
+    // The ids of the back-channel logout tokens seen, until they would no longer be accepted (no replays).
+    id: "004-logout-token-ids",
+    sql: "CREATE TABLE IF NOT EXISTS logout_tokens (key TEXT PRIMARY KEY, expires_at BIGINT NOT NULL)",
+  },
 ];
 
 /** How long a replica may answer a session from memory, by default: a bound in case a change notice never comes. */
@@ -151,6 +156,23 @@ export class PgSessionStore implements SessionStore {
       providerSid ?? null,
     ]);
     return result.rowCount ?? 0;
+  }
+
+  async logoutTokenUsed(jti: string, now: number): Promise<boolean> {
+    const result = await this.pool.query({ name: "logout-token-used", text: "SELECT 1 FROM logout_tokens WHERE key = $1 AND expires_at > $2", values: [key(`logout:${jti}`), now] });
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async rememberLogoutToken(jti: string, until: number, now: number): Promise<boolean> {
+    // One statement: of the replicas given the same token, one inserts it (SessionStore.rememberLogoutToken).
+    const result = await this.pool.query({
+      name: "logout-token-remember",
+      text: `INSERT INTO logout_tokens (key, expires_at) VALUES ($1, $2)
+        ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at WHERE logout_tokens.expires_at <= $3`,
+      values: [key(`logout:${jti}`), until, now],
+    });
+    await this.pool.query({ name: "logout-token-prune", text: "DELETE FROM logout_tokens WHERE expires_at <= $1", values: [now] });
+    return result.rowCount === 1;
   }
 
   /** Expired sessions go, at most once a minute per replica, when a new one is written. */

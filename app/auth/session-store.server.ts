@@ -18,12 +18,21 @@ export interface SessionRecord {
   renewRetryAt?: number;
   /** The identity provider's session (the ID token's `sid`), which its back-channel logout names. */
   providerSid?: string;
+  /**
+   * The session has ended (its idle time ran out, the provider refused a renewal) but the browser
+   * may still log out from a page it showed: the record stays, tokens gone but the ID token, so
+   * that logout can name the session to the provider (`id_token_hint`), until the session's
+   * absolute end. Nobody is signed in by it.
+   */
+  ended?: "idle" | "refused";
 }
 
 export interface SessionTokens {
   accessToken: string;
   refreshToken: string | null;
   idToken: string;
+  /** When the provider issued them, in milliseconds since the epoch (absent in sessions of earlier releases). */
+  issuedAt?: number;
   /** When the access token expires, in milliseconds since the epoch. */
   expiresAt: number;
 }
@@ -57,6 +66,13 @@ export interface SessionStore {
    * session, or that session's of that user. Returns how many.
    */
   deleteForUser(order: { userId?: string; providerSid?: string }): Promise<number>;
+  /**
+   * Remembers a back-channel logout token's id until `until` (ms since the epoch), for every
+   * process and replica on the store: true the first time, false for a token already seen (a replay).
+   */
+  rememberLogoutToken(jti: string, until: number, now: number): Promise<boolean>;
+  /** Whether a back-channel logout token's id is remembered (it was used, and has not expired). */
+  logoutTokenUsed(jti: string, now: number): Promise<boolean>;
 }
 
 /** Ids are kept hashed: a copy of the store holds no cookie anyone could present. */
@@ -80,6 +96,20 @@ export class SqliteSessionStore implements SessionStore {
     // A sessions.db of an earlier release has no claim column: its sessions carry on.
     const columns = this.db.prepare("SELECT name FROM pragma_table_info('sessions')").all() as { name: string }[];
     if (!columns.some((c) => c.name === "renewing_until")) this.db.exec("ALTER TABLE sessions ADD COLUMN renewing_until INTEGER");
+    this.db.exec("CREATE TABLE IF NOT EXISTS logout_tokens (key TEXT PRIMARY KEY, expires_at INTEGER NOT NULL)");
+  }
+
+  async logoutTokenUsed(jti: string, now: number): Promise<boolean> {
+    return this.db.prepare("SELECT 1 FROM logout_tokens WHERE key = ? AND expires_at > ?").get(key(`logout:${jti}`), now) !== undefined;
+  }
+
+  async rememberLogoutToken(jti: string, until: number, now: number): Promise<boolean> {
+    // One statement: a token seen before and not yet forgotten changes nothing.
+    const changes = this.db
+      .prepare("INSERT INTO logout_tokens (key, expires_at) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET expires_at = excluded.expires_at WHERE logout_tokens.expires_at <= ?")
+      .run(key(`logout:${jti}`), until, now).changes;
+    this.db.prepare("DELETE FROM logout_tokens WHERE expires_at <= ?").run(now);
+    return changes === 1;
   }
 
   async get(id: string): Promise<SessionRecord | null> {

@@ -5,13 +5,19 @@
 export interface User {
   id: string;
   email: string | null;
-  /** The name to show: `name`, else given plus family name, else the email or the id. */
+  /**
+   * The name to show: `name`, else given plus family name, else `preferred_username`, else the
+   * email, else "Signed in"; never the subject, which is often an opaque number.
+   */
   name: string;
   firstName: string | null;
   lastName: string | null;
   groups: string[];
   roles: string[];
 }
+
+/** What the header says of a user whose provider gave no name, user name or email. */
+export const SIGNED_IN = "Signed in";
 
 const text = (value: unknown): string | null => (typeof value === "string" && value.trim() !== "" ? value.trim() : null);
 
@@ -28,7 +34,7 @@ export function userFromClaims(claims: Record<string, unknown>): User {
   return {
     id,
     email,
-    name: text(claims.name) ?? (joined || (email ?? id)),
+    name: text(claims.name) ?? (joined || (text(claims.preferred_username) ?? email ?? SIGNED_IN)),
     firstName,
     lastName,
     groups: list(claims.groups),

@@ -1,4 +1,5 @@
 import type { ExportDialogView } from "~/export/export-view";
+import { useNonce } from "./nonce";
 import { SEARCH_PATH } from "~/search/paths";
 
 type Fields = ExportDialogView["fields"];
@@ -63,11 +64,13 @@ export function FieldChooser({ fields, checked, onChange }: { fields: Fields; ch
  * so the preview follows the boxes with and without JavaScript.
  */
 export function ExportPreview({ fields, preview }: { fields: Fields; preview: ExportDialogView["preview"] }) {
+  const nonce = useNonce();
   const columns = fields.map((f, i) => ({ key: f.key, label: f.label, className: columnClass(i), index: preview.keys.indexOf(f.key) })).filter((c) => c.index >= 0);
   if (columns.length === 0 || preview.cells.length === 0) return null;
   return (
     <section className="preview" aria-labelledby="preview-title">
-      <style>{previewRules(fields.length)}</style>
+      {/* The page's Content-Security-Policy allows this element by its nonce, and no other inline style. */}
+      <style nonce={nonce}>{previewRules(fields.length)}</style>
       <h3 id="preview-title">
         Preview (first {preview.cells.length} of {preview.totalRows} rows)
       </h3>

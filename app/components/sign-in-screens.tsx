@@ -54,3 +54,22 @@ export function AuthFailedScreen({ message }: { message: string }) {
     </section>
   );
 }
+
+/**
+ * Where the identity provider sends the browser back after Logout: signed out here and there, so
+ * the next person at a shared terminal has to sign in again.
+ */
+export function SignedOutScreen() {
+  return (
+    <section className="state-screen" aria-labelledby="signed-out-title">
+      <h1 id="signed-out-title">You have signed out</h1>
+      <p>You are signed out of Crib Search and of the company sign-in.</p>
+      <form method="get" action={LOGIN_PATH} className="actions">
+        <input type="hidden" name="start" value="1" />
+        <button type="submit" className="button">
+          Sign in again
+        </button>
+      </form>
+    </section>
+  );
+}

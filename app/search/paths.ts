@@ -12,6 +12,8 @@ export const SEARCH_EXPORT_PATH = "/crib-search/export.csv";
 export const PICK_LIST_PATH = "/crib-search/pick-list";
 export const LOGIN_PATH = "/login";
 export const LOGOUT_PATH = "/logout";
+/** Where the identity provider sends the browser back after logout (its `post_logout_redirect_uri`). */
+export const SIGNED_OUT_PATH = "/signed-out";
 /** The portal's own support page: where Contact Support leads when no company site is configured. */
 export const SUPPORT_PATH = "/support";
 

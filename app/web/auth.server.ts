@@ -1,12 +1,13 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { json, redirect } from "@remix-run/node";
 import type { Auth } from "~/auth/auth.server";
 import { SessionStoreUnavailable } from "~/auth/guarded-session-store.server";
-import { AuthError, IdpUnavailableError, NOT_ANSWERING } from "~/auth/oidc.server";
+import { AuthError, IdpUnavailableError, NOT_ANSWERING, refusalFields } from "~/auth/oidc.server";
 import type { User } from "~/auth/user";
+import { log } from "~/lib/log.server";
 import { safePath } from "~/lib/safe-path";
 import { services } from "~/registry.server";
-import { HOME_PATH, LOGIN_PATH } from "~/search/paths";
+import { HOME_PATH, LOGIN_PATH, SIGNED_OUT_PATH } from "~/search/paths";
 import { FORM_MAX_BYTES } from "./envelope.server";
 import { readBoundedText, readForm, requestIdOf } from "./http.server";
 
@@ -128,7 +129,7 @@ export async function loadLogin(request: Request) {
     headers.set("Cache-Control", "no-store");
     return new Response(null, { status: 302, headers });
   } catch (error) {
-    console.error(`[${requestIdOf(request)}] sign-in could not start: ${describe(error)}`);
+    log.error({ requestId: requestIdOf(request), reason: describe(error), ...refusalFields(error) }, "Sign-in could not start");
     const message = error instanceof IdpUnavailableError ? NOT_ANSWERING : "Failed to initiate login. Please try again.";
     return json({ error: message }, { status: 503, headers: { "Cache-Control": "no-store" } });
   }
@@ -165,30 +166,38 @@ export async function loadCallback(request: Request) {
     // A session that could not be stored is the portal's failure, not the person's sign-in's.
     if (error instanceof SessionStoreUnavailable) return json({ message: SIGN_IN_UNAVAILABLE }, { status: 503, headers });
     const message = error instanceof AuthError ? error.message : "Authentication failed. Please try again.";
-    console.warn(`[${requestIdOf(request)}] sign-in failed: ${describe(error)}`);
+    log.warn({ requestId: requestIdOf(request), reason: describe(error), ...refusalFields(error) }, "Sign-in failed");
     // Not answering is no refusal: 503, the way a proxy or a monitor tells the two apart.
     return json({ message }, { status: error instanceof IdpUnavailableError ? 503 : 401, headers });
   }
 }
 
 /**
- * POST /logout: ends the session in the store (shared by every replica when there is one) and,
- * when the provider offers it, there too, whether or not this replica found the session: a
- * logout that skipped the provider would let the next sign-in through without a password.
+ * POST /logout: ends the session in the store (shared by every replica when there is one), revokes
+ * its refresh token where the provider offers revocation, and sends the browser to the provider's
+ * logout, whether or not the session was still live (an ended one still gives its ID token): a
+ * logout that skipped the provider would let the next person at a shared terminal sign in without
+ * a password. The provider sends the browser back to the signed-out page.
  */
 export async function logout(request: Request) {
   const { auth, config } = services();
   if (!auth) throw redirect("/");
   await checkCsrf(request, auth, await readForm(request));
   try {
-    const { idToken, setCookies } = await auth.end(request);
+    const { idToken, refreshToken, setCookies } = await auth.end(request);
     const headers = new Headers({ "Cache-Control": "no-store" });
     for (const cookie of setCookies) headers.append("Set-Cookie", cookie);
-    const atProvider = await auth.oidc.endSessionUrl(idToken, `${config.appUrl}/`).catch(() => null);
-    headers.set("Location", atProvider ?? "/");
+    if (refreshToken) await auth.oidc.revoke(refreshToken);
+    const atProvider = await auth.oidc
+      .endSessionUrl({ idToken, postLogoutRedirectUri: `${config.appUrl}${SIGNED_OUT_PATH}`, state: randomBytes(16).toString("base64url") })
+      .catch((error: unknown) => {
+        log.warn({ requestId: requestIdOf(request), err: error }, "Logout at the identity provider skipped: its discovery could not be read");
+        return null;
+      });
+    headers.set("Location", atProvider ?? SIGNED_OUT_PATH);
     return new Response(null, { status: 302, headers });
   } catch (error) {
-    console.error(`[${requestIdOf(request)}] logout failed`, error);
+    log.error({ requestId: requestIdOf(request), err: error }, "Logout failed");
     throw json({ message: "Failed to logout. Please try again." }, { status: 503 });
   }
 }
@@ -212,9 +221,13 @@ export async function backchannelLogout(request: Request) {
   const token = new URLSearchParams(body).get("logout_token");
   if (!token) return refuse("Expected a form with logout_token.");
   try {
-    const order = await auth.oidc.verifyLogout(token);
-    const ended = await auth.endForProvider(order);
-    console.log(`[${requestIdOf(request)}] back-channel logout: ${ended} session(s) ended`);
+    const verified = await auth.oidc.verifyLogout(token);
+    const ended = await auth.endForProvider(verified);
+    if (ended === null) {
+      log.warn({ requestId: requestIdOf(request), reason: "replayed" }, "Back-channel logout refused: the logout token was already used");
+      return refuse("The logout token was already used.");
+    }
+    log.info({ requestId: requestIdOf(request), sessionsEnded: ended }, "Back-channel logout");
     return new Response(null, { status: 200, headers: { "Cache-Control": "no-store" } });
   } catch (error) {
     // Not stored is not done: a 5xx makes the provider send the logout again.
@@ -222,7 +235,7 @@ export async function backchannelLogout(request: Request) {
       return new Response(JSON.stringify({ error: "temporarily_unavailable", error_description: "The sessions cannot be changed now; send the logout again." }), { status: 503, headers: { ...headers, "Retry-After": RETRY_AFTER_SECONDS } });
     }
     const message = error instanceof AuthError ? error.message : "The logout token could not be verified.";
-    console.warn(`[${requestIdOf(request)}] back-channel logout refused: ${message}`);
+    log.warn({ requestId: requestIdOf(request), reason: describe(error) }, "Back-channel logout refused");
     return refuse(message);
   }
 }

@@ -22,6 +22,8 @@ describe("the security envelope", () => {
     expect(csp).toContain(`script-src 'nonce-${a.cspNonce}' 'strict-dynamic'`);
     for (const part of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'self'", "form-action 'self' https://idp.example"]) expect(csp).toContain(part);
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(csp).not.toMatch(/unsafe-inline/);
+    expect(csp).toMatch(/style-src 'self' 'nonce-[\w+/=]+'/);
     expect(a.headers["X-Content-Type-Options"]).toBe("nosniff");
     expect(a.headers["Referrer-Policy"]).toBe("same-origin");
     expect(a.headers["Strict-Transport-Security"]).toBeUndefined();

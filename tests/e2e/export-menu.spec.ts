@@ -100,3 +100,33 @@ test("with JavaScript the download shows its progress while it streams, then sav
   await expect(dialog).toHaveCount(0);
   await expect(resultsHeading(page)).toBeVisible();
 });
+
+for (const theme of ["light", "dark"] as const) {
+  test(`in the ${theme} theme the Content-Security-Policy allows no inline style but the preview's, whose :has() rules and the count still work`, async ({ page, context }, testInfo) => {
+    if (theme === "dark") {
+      const value = encodeURIComponent(Buffer.from(JSON.stringify("dark")).toString("base64"));
+      await context.addCookies([{ name: "theme-storage", value, url: new URL(testInfo.project.use.baseURL!).origin }]);
+    }
+    const violations: string[] = [];
+    page.on("console", (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    await openSearch(page, testInfo, searchUrl({ q: "pump" }));
+    await expect(page.locator("html")).toHaveClass(theme === "dark" ? /\bdark\b/ : /^(?!.*\bdark\b)/);
+    const csp = (await page.request.get(searchUrl({ q: "pump" }))).headers()["content-security-policy"] ?? "";
+    expect(csp).toMatch(/style-src 'self' 'nonce-[^']+'/);
+    expect(csp).not.toContain("unsafe-inline");
+    // Opened from the menu: with JavaScript the dialog (and its <style>) is rendered in the browser.
+    const menu = page.locator("details.export-menu");
+    await menu.locator("summary").click();
+    await menu.getByRole("link", { name: /^Export all results/ }).click();
+    const dialog = page.locator("dialog.export-dialog");
+    await expect(dialog.getByRole("heading", { name: "Export Search Results" })).toBeVisible();
+    await dialog.getByRole("button", { name: "Select None", exact: true }).click();
+    await expect(dialog.locator("section.preview")).toBeHidden();
+    for (const label of ["Item Number", "Status"]) await dialog.getByRole("checkbox", { name: label, exact: true }).check();
+    await expect.poll(() => renderedText(page, "export-submit")).toBe("Export CSV (2 fields)");
+    await expect(dialog.locator("section.preview thead th:visible")).toHaveCount(2);
+    expect(violations).toEqual([]);
+  });
+}

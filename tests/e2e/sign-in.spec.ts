@@ -84,8 +84,9 @@ async function logout(page: Page): Promise<void> {
   await page.getByRole("button", { name: "Logout" }).click();
   await page.waitForURL(atIdp);
   await page.getByRole("button", { name: "Yes, sign me out" }).click();
-  // Back at the portal's root, which needs a session again: the provider's login form.
-  await page.waitForURL((url) => atIdp(url) && url.pathname.startsWith("/interaction/"));
+  // Back at the portal's signed-out page, with the state the portal sent.
+  await page.waitForURL((url) => url.origin === SSO_PORTAL_URL && url.pathname === "/signed-out" && url.searchParams.has("state"));
+  await expect(page.getByRole("heading", { name: "You have signed out" })).toBeVisible();
 }
 
 test("a protected deep link signs in and returns to it; the header shows the user and Logout", async ({ page }, testInfo) => {
@@ -120,6 +121,17 @@ test("logout ends the session for good: the old cookie signs no one in", async (
   } finally {
     await replay.close();
   }
+});
+
+test("Logout from a page whose session has already ended still signs out at the provider", async ({ page }, testInfo) => {
+  await signInFromDeepLink(page, userName(testInfo, "logout-ended"));
+  // The portal's session has gone (idle time, a refused renewal, another tab's logout) while the page stays open.
+  await page.context().clearCookies({ name: (await sessionCookie(page.context()))!.name });
+  await logout(page);
+  // The provider's session ended too: the next sign-in asks for the password again.
+  await page.goto(DEEP_LINK);
+  await expect(page).toHaveURL((url) => atIdp(url) && url.pathname.startsWith("/interaction/"));
+  await expect(page.locator('input[name="password"]')).toBeVisible();
 });
 
 test("/login opened directly starts sign-in by itself and comes back to the search", async ({ page }, testInfo) => {

@@ -330,9 +330,13 @@ describe("a portal with sign-in on", () => {
     for (const headers of [{}, { "Content-Type": "application/x-www-form-urlencoded" }, { "Content-Type": "application/json" }] as Record<string, string>[]) {
       const response = await fetch(sso("/logout"), { method: "POST", headers: { Origin: portal.url, ...headers }, redirect: "manual" });
       expect(response.status, JSON.stringify(headers)).toBe(302);
-      // A logout: to the provider's end of session (decision 024: whichever replica gets it), or home.
+      // A logout: to the provider's end of session (decision 024: whichever replica gets it), naming
+      // the portal and the way back to its signed-out page with a state (decision 041).
       const location = new URL(response.headers.get("location")!, portal.url);
-      expect(location.pathname === "/" || location.href.startsWith(`${idp.issuer}/`), location.href).toBe(true);
+      expect(location.href.startsWith(`${idp.issuer}/`), location.href).toBe(true);
+      expect(location.searchParams.get("client_id")).toBeTruthy();
+      expect(location.searchParams.get("post_logout_redirect_uri")).toMatch(/\/signed-out$/);
+      expect(location.searchParams.get("state")).toMatch(/^[\w-]{16,}$/);
     }
   });
 

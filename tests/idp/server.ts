@@ -65,7 +65,7 @@ export async function startIdp(options: IdpOptions): Promise<TestIdp> {
         client_id: CLIENT_ID,
         client_secret: CLIENT_SECRET,
         redirect_uris: options.portals.map((p) => `${p}/callback`),
-        post_logout_redirect_uris: options.portals.map((p) => `${p}/`),
+        post_logout_redirect_uris: options.portals.flatMap((p) => [`${p}/signed-out`, `${p}/`]),
         grant_types: ["authorization_code", "refresh_token"],
         response_types: ["code"],
         token_endpoint_auth_method: "client_secret_basic",
@@ -82,7 +82,7 @@ export async function startIdp(options: IdpOptions): Promise<TestIdp> {
     cookies: { keys: ["test-idp-cookie-key"], names: { session: "idp_session", interaction: "idp_interaction", resume: "idp_resume" } },
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "given_name", "family_name", "groups"] },
     scopes: ["openid", "profile", "email", ...(refreshTokens === "never" ? [] : ["offline_access"])],
-    features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true }, backchannelLogout: { enabled: options.backchannel ?? false } },
+    features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true }, revocation: { enabled: true }, backchannelLogout: { enabled: options.backchannel ?? false } },
     ttl: { AccessToken: options.accessTokenTtl ?? 3600, IdToken: 3600 },
     issueRefreshToken: async (_ctx, client, code) =>
       refreshTokens === "always" || (refreshTokens === "offline_access" && client.grantTypeAllowed("refresh_token") && code.scopes.has("offline_access")),

@@ -17,6 +17,8 @@ import { CLIENT_ID, CLIENT_SECRET, DISCOVERY_PATH, startIdp, type IdpOptions, ty
 import { freePort } from "../processes";
 
 const PORTAL = "http://portal.test";
+/** A portal clock 25 s ahead: the tests' 30 s access tokens are due for renewal (7.5 s early) at once. */
+const AHEAD = () => Date.now() + 25_000;
 /** Short, so that a hanging provider costs the tests little; the portal's default is 10 s. The
  * tests' own limit (30 s) is only the guard against a portal that hangs with the provider. */
 const TIMEOUT_MS = 800;
@@ -124,14 +126,14 @@ describe("a provider that stops answering", { timeout: 30_000 }, () => {
   });
 
   it("a session due for renewal while the token endpoint hangs goes on, and the next page does not wait again", async () => {
-    // Access tokens of 30 s: due for renewal (a minute early) as soon as the session starts.
+    // Access tokens of 30 s, on a portal whose clock is 25 s ahead: due for renewal (a quarter of their life early).
     idp = await idpWith({ accessTokenTtl: 30 });
-    const portal = portalOf(idp);
+    const portal = portalOf(idp, { now: AHEAD });
     const cookie = await signIn(portal, "hang-renewal");
     idp.hang("/token");
     const session = await portal.auth.session(page(cookie));
     expect(session?.record.user.id).toBe("hang-renewal");
-    expect(session?.record.renewRetryAt).toBeGreaterThan(Date.now());
+    expect(session?.record.renewRetryAt).toBeGreaterThan(AHEAD());
     // Backed off: answered from the store, with no call to the provider.
     const started = Date.now();
     expect(await portal.auth.user(page(cookie))).not.toBeNull();
@@ -143,7 +145,7 @@ describe("a provider that rotates refresh tokens", { timeout: 30_000 }, () => {
   const idp = useIdp({ accessTokenTtl: 30, rotateRefreshTokens: true });
 
   it("6 parallel requests at renewal all keep the session, which is renewed once", async () => {
-    const portal = portalOf(idp());
+    const portal = portalOf(idp(), { now: AHEAD });
     const cookie = await signIn(portal, "rotation-one-process");
     const signedIn = (await new SqliteSessionStore(portal.file).get(cookieId(cookie)))!.tokens;
     const sessions = await Promise.all(Array.from({ length: 6 }, () => portal.auth.session(page(cookie))));
@@ -154,8 +156,8 @@ describe("a provider that rotates refresh tokens", { timeout: 30_000 }, () => {
   });
 
   it("6 parallel requests at renewal in 3 worker processes all keep the session, renewed once", async () => {
-    const one = portalOf(idp());
-    const workers = [one, portalOf(idp(), { file: one.file }), portalOf(idp(), { file: one.file })];
+    const one = portalOf(idp(), { now: AHEAD });
+    const workers = [one, portalOf(idp(), { file: one.file, now: AHEAD }), portalOf(idp(), { file: one.file, now: AHEAD })];
     const cookie = await signIn(one, "rotation-workers");
     const signedIn = (await new SqliteSessionStore(one.file).get(cookieId(cookie)))!.tokens;
     const sessions = await Promise.all(workers.flatMap((w) => [w.auth.session(page(cookie)), w.auth.session(page(cookie))]));
@@ -165,7 +167,7 @@ describe("a provider that rotates refresh tokens", { timeout: 30_000 }, () => {
     expect(refreshTokens.size).toBe(1);
     expect(refreshTokens.has(signedIn.refreshToken)).toBe(false);
     // The grant is alive: the next renewal, with the rotated token, is accepted.
-    const later = portalOf(idp(), { file: one.file, now: () => Date.now() + 30_000 });
+    const later = portalOf(idp(), { file: one.file, now: () => Date.now() + 50_000 });
     expect(await later.auth.user(page(cookie))).not.toBeNull();
   });
 });
@@ -208,5 +210,34 @@ describe("a provider that gives a refresh token only for offline_access (as Okta
     const cookie = await signIn(portal, "offline-access");
     const renewed = await storedTokens(portal, cookie);
     expect(renewed?.refreshToken).toBeTruthy();
+  });
+});
+
+describe("a grant revoked at the provider", { timeout: 30_000 }, () => {
+  const idp = useIdp({ accessTokenTtl: 30, refreshTokens: "always" });
+
+  it("ends the session at the next renewal, and logout still names it to the provider", async () => {
+    const portal = portalOf(idp(), { now: AHEAD });
+    const signedIn = portalOf(idp(), { file: portal.file });
+    const cookie = await signIn(signedIn, "revoked-grant");
+    const tokens = (await new SqliteSessionStore(portal.file).get(cookieId(cookie)))!.tokens;
+    // Revoked at the provider (an administrator, a password change): the portal is not told.
+    expect(await portal.oidc.revoke(tokens.refreshToken!)).toBe(true);
+    expect(await portal.auth.user(page(cookie))).toBeNull();
+    // Ended for good: no second renewal, however often the page is asked for.
+    expect(await portal.auth.user(page(cookie))).toBeNull();
+    const ended = await portal.auth.end(page(cookie));
+    expect(ended.idToken).toBe(tokens.idToken);
+    const logout = new URL((await portal.oidc.endSessionUrl({ idToken: ended.idToken, postLogoutRedirectUri: `${PORTAL}/signed-out`, state: "st" }))!);
+    expect(logout.searchParams.get("id_token_hint")).toBe(tokens.idToken);
+  });
+
+  it("a live session's refresh token is revoked at logout, so it renews nothing afterwards", async () => {
+    const portal = portalOf(idp());
+    const cookie = await signIn(portal, "revoke-at-logout");
+    const { refreshToken } = await portal.auth.end(page(cookie));
+    expect(refreshToken).toBeTruthy();
+    expect(await portal.oidc.revoke(refreshToken!)).toBe(true);
+    await expect(portal.oidc.refresh({ accessToken: "", refreshToken, idToken: "", expiresAt: 0 })).rejects.toMatchObject({ code: "invalid_grant" });
   });
 });

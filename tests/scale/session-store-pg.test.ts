@@ -98,3 +98,16 @@ describe("sessions remembered per replica", () => {
     await waitFor(gone(b.store, id), 5000, () => "replica b, listening again, still knew an ended session");
   });
 });
+
+describe("back-channel logout tokens across replicas", () => {
+  it("are remembered by jti in the shared store: the first replica given a token takes it, a replay on any replica is refused", async () => {
+    const [a, b] = [await replica(), await replica()];
+    const now = Date.now();
+    const takes = await Promise.all([a.store.rememberLogoutToken("jti-shared", now + 60_000, now), b.store.rememberLogoutToken("jti-shared", now + 60_000, now)]);
+    expect(takes.filter(Boolean)).toHaveLength(1);
+    expect(await a.store.rememberLogoutToken("jti-shared", now + 60_000, now + 1_000)).toBe(false);
+    expect(await b.store.rememberLogoutToken("jti-other", now + 60_000, now)).toBe(true);
+    // Once it could no longer be accepted anyway, it is forgotten.
+    expect(await b.store.rememberLogoutToken("jti-shared", now + 120_000, now + 60_000)).toBe(true);
+  });
+});
