@@ -108,9 +108,21 @@ async function jumpToItem(request: Request, url: URL, state: SearchState, config
  */
 async function widerSearch(request: Request, state: SearchState, config: SearchConfig, requestId: string) {
   if (state.filters.length === 0) return null;
-  const unfiltered = { ...searchRequestOf({ ...state, filters: [] }, config), start: 0, rows: 0, facetFields: [], highlight: false };
-  const answer = await services().search.search(unfiltered, { requestId, signal: request.signal }).catch(() => null);
-  return answer ? widerSearchOf(state, config, answer.value.total) : null;
+  const count = (of: SearchState) =>
+    services()
+      .search.search({ ...searchRequestOf(of, config), start: 0, rows: 0, facetFields: [], highlight: false }, { requestId, signal: request.signal })
+      .then((answer) => answer.value, () => null);
+  const unfiltered = await count({ ...state, filters: [] });
+  if (!unfiltered) return null;
+  if (unfiltered.total > 0) return { widerSearch: widerSearchOf(state, config, unfiltered.total), didYouMean: null };
+  // A typo finds nothing anywhere: the catalogue's correction, with the filters when it finds
+  // something there, else in all items, with how many it finds there.
+  const corrected = didYouMeanOf(unfiltered.suggestions, state, config);
+  if (!corrected) return null;
+  const withFilters = withQuery(state, corrected.query);
+  if (((await count(withFilters))?.total ?? 0) > 0) return { widerSearch: null, didYouMean: corrected };
+  const everywhere = (await count({ ...withFilters, filters: [] }))?.total ?? 0;
+  return { widerSearch: widerSearchOf(withFilters, config, everywhere), didYouMean: { query: corrected.query, href: searchHref({ ...withFilters, filters: [], page: 1 }, config) } };
 }
 
 /**
@@ -221,12 +233,17 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
     // A search, not the home page's list nor a dialog or a facet's value search over the same results.
     const isSearch = !options.home && ![...url.searchParams.keys()].some(isViewParam);
     const { headers, recentSearches } = await headersAndRecent(request, state, answer, started);
+    /** What a search that found nothing offers: the engine's correction, and what the query finds without its filters. */
+    const rescueOf = async (found: number) => {
+      const didYouMean = didYouMeanOf(answer.value.suggestions, state, config);
+      const wider = found === 0 ? await widerSearch(request, state, config, requestId) : null;
+      return { didYouMean: didYouMean ?? wider?.didYouMean ?? null, widerSearch: wider?.widerSearch ?? null };
+    };
     const page = json(
       {
         view,
         exportDialog: await exportDialogOf(url, state, answer, requestId),
-        didYouMean: didYouMeanOf(answer.value.suggestions, state, config),
-        widerSearch: total === 0 ? await widerSearch(request, state, config, requestId) : null,
+        ...(await rescueOf(total)),
         exportMenu: total > 0 ? exportMenuOf(state, config, answer.value.docs.length, total) : null,
         pickListHref: total > 0 ? pickListHref(state, config) : null,
         degraded: answer.degraded,

@@ -142,6 +142,27 @@ describe("a query that its kept filters leave empty", () => {
   it("says nothing when the query finds nothing anywhere", async () => {
     expect((await page(new URLSearchParams({ q: "zzqqxxnothing", f: "category:Pumps" }).toString())).widerSearch).toBeNull();
   });
+
+  it("offers the correction of a typo that its filters leave empty, and how many the correction finds in all items", async () => {
+    type Rescued = { view: { total: number }; didYouMean: { query: string; href: string } | null; widerSearch: { label: string; href: string } | null };
+    const rescued = async (query: string) => (await page(query)) as unknown as Rescued;
+    const word = String(item.item_description_t ?? "").split(/\s+/).find((w) => /^[a-z]{7,}$/i.test(w))!.toLowerCase();
+    const typo = `${word.slice(0, 3)}${word[4]}${word[3]}${word.slice(5)}`;
+    const correct = await rescued(new URLSearchParams({ q: word }).toString());
+    expect(correct.view.total).toBeGreaterThan(0);
+    // Under a filter nothing in the catalogue is in, the typo finds nothing, nor does its correction.
+    const filtered = await rescued(new URLSearchParams({ q: typo, f: "category:No Such Category" }).toString());
+    expect(filtered.view.total).toBe(0);
+    expect(filtered.didYouMean).toEqual({ query: word, href: `/crib-search/search?${new URLSearchParams({ q: word })}` });
+    expect(filtered.widerSearch).toEqual({ scope: "0 in Category: No Such Category", label: `${correct.view.total.toLocaleString("en-US")} in all items`, href: `/crib-search/search?${new URLSearchParams({ q: word })}` });
+    // Under the item's own category the correction finds it: the filter is kept.
+    const category = String(item.category_s);
+    const kept = await rescued(new URLSearchParams({ q: typo, f: `category:${category}` }).toString());
+    if (kept.view.total === 0) {
+      expect(kept.didYouMean).toEqual({ query: word, href: `/crib-search/search?${new URLSearchParams({ q: word, f: `category:${category}` })}` });
+      expect(kept.widerSearch).toBeNull();
+    }
+  });
 });
 
 describe("the API's query tree", () => {
