@@ -28,11 +28,27 @@ export interface SearchPageProps {
   pickListHref?: string | null;
   /** The query finds nothing under its filters but something without them. */
   widerSearch?: WiderSearchView | null;
+  /** The query was a pasted list of numbers: how many named an item, and those that did not. */
+  numberList?: { asked: number; found: number; missing: string[] } | null;
   error: { message: string; retryHref: string } | null;
   /** The backup notice of a degraded page: where its results came from. */
   backup?: string | null;
   emptyCatalog: boolean;
   recentSearches: { query: string; href: string }[];
+}
+
+/** What a pasted list of numbers found: "3 of 4 numbers found. Not found: WR55X1". */
+function NumberListNotice({ list }: { list: NonNullable<SearchPageProps["numberList"]> }) {
+  return (
+    <p className="number-list" role="note">
+      {list.found} of {list.asked} numbers found
+      {list.missing.length > 0 && (
+        <>
+          . Not found: <span className="number-list-missing">{list.missing.join(", ")}</span>
+        </>
+      )}
+    </p>
+  );
 }
 
 function SearchError({ error }: { error: { message: string; retryHref: string } }) {
@@ -104,7 +120,7 @@ function NoResults({ view, emptyCatalog }: { view: SearchView; emptyCatalog: boo
   );
 }
 
-export function SearchPage({ view, error, backup, emptyCatalog, recentSearches, exportDialog, exportMenu, didYouMean, widerSearch, pickListHref }: SearchPageProps) {
+export function SearchPage({ view, error, backup, emptyCatalog, recentSearches, exportDialog, exportMenu, didYouMean, widerSearch, pickListHref, numberList }: SearchPageProps) {
   const navigation = useNavigation();
   const location = useLocation();
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -155,6 +171,7 @@ export function SearchPage({ view, error, backup, emptyCatalog, recentSearches, 
               {widerSearch.scope} — <AppLink to={widerSearch.href}>{widerSearch.label}</AppLink>
             </p>
           )}
+          {numberList && <NumberListNotice list={numberList} />}
           {didYouMean && (
             <p className="did-you-mean">
               Did you mean <AppLink to={didYouMean.href}>{didYouMean.query}</AppLink>?

@@ -6,7 +6,7 @@ import type { RequestContext, SearchResponse } from "~/search/engine";
 import { SearchError, userMessageOf } from "~/search/errors";
 import { itemNumberOf } from "~/search/field-format";
 import { isQueryId, productPath, SEARCH_PATH, whereUsedPath, withBack } from "~/search/paths";
-import { jumpKeyOf, jumpTarget, LIST_PARAM, listHref } from "~/search/query/number-jump";
+import { jumpKeyOf, jumpTarget, LIST_PARAM, listHref, numberListOf } from "~/search/query/number-jump";
 import { pickListHref } from "~/search/pick-list-view";
 import type { SearchConfig } from "~/search/search-config";
 import { totalPages } from "~/search/pager";
@@ -126,6 +126,24 @@ async function widerSearch(request: Request, state: SearchState, config: SearchC
 }
 
 /**
+ * The items of a pasted list of numbers (numberListOf), each looked up as a scanned number is, in
+ * the list's order, with the numbers that name no item; null when none names one (the query is
+ * then searched as text, as before).
+ */
+async function lookUpNumbers(numbers: string[], context: PageContext): Promise<{ answer: Answer<SearchResponse>; notice: { asked: number; found: number; missing: string[] } } | null> {
+  const { search: service } = services();
+  const found = await Promise.all(numbers.map((number) => service.findByNumber(number, 2, context)));
+  const docs = [...new Map(found.flatMap((answer) => answer.value).map((doc) => [doc.id, doc])).values()].slice(0, 100);
+  if (docs.length === 0) return null;
+  const missing = numbers.filter((_, i) => found[i]!.value.length === 0);
+  const last = found.at(-1)!;
+  return {
+    answer: { ...last, value: { docs, total: docs.length, facets: [], highlighting: {}, suggestions: [] }, degraded: found.some((a) => a.degraded) },
+    notice: { asked: numbers.length, found: numbers.length - missing.length, missing },
+  };
+}
+
+/**
  * The redirects a results URL may answer with before any search: the header's "Search all items"
  * without JavaScript, a number that opens its item (returned with its signals), and the canonical URL.
  */
@@ -206,15 +224,19 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
   const whereUsed = url.searchParams.get("where-used")?.trim();
   if (whereUsed) throw redirect(whereUsedPath(whereUsed));
   const { search: service, searchConfig: config, config: settings } = services();
-  const state = parseSearchParams(options.home ? new URLSearchParams() : url.searchParams, config);
+  const parsed = parseSearchParams(options.home ? new URLSearchParams() : url.searchParams, config);
+  // A pasted list of numbers lists exactly those items, on one page.
+  const numbers = options.home ? null : numberListOf(parsed, url.searchParams);
+  const state: SearchState = numbers ? { ...parsed, rows: 100 } : parsed;
   // One deadline for the page's calls to the platform: the number's look-up and the search.
   const context = pageContext(request);
   const requestId = context.requestId;
-  const jump = options.home ? null : await redirectFirst(request, url, state, config, context);
+  const jump = options.home ? null : await redirectFirst(request, url, parsed, config, context);
   if (jump) return jump;
   const started = performance.now();
   try {
-    const answer = await service.search(searchRequestOf(state, config), context);
+    const listed = numbers ? await lookUpNumbers(numbers, context) : null;
+    const answer = listed?.answer ?? (await service.search(searchRequestOf(state, config), context));
     const { total } = answer.value;
     const pages = totalPages(total, state.rows);
     // A page past the end shows the last page rather than an empty page with a wrong count.
@@ -244,8 +266,10 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
         view,
         exportDialog: await exportDialogOf(url, state, answer, requestId),
         ...(await rescueOf(total)),
-        exportMenu: total > 0 ? exportMenuOf(state, config, answer.value.docs.length, total) : null,
-        pickListHref: total > 0 ? pickListHref(state, config) : null,
+        // A list's export and pick list would be the query's full-text search, not the list.
+        exportMenu: total > 0 && !listed ? exportMenuOf(state, config, answer.value.docs.length, total) : null,
+        pickListHref: total > 0 && !listed ? pickListHref(state, config) : null,
+        numberList: listed?.notice ?? null,
         degraded: answer.degraded,
         backup: backupOf(answer),
         error: null,

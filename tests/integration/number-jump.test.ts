@@ -119,6 +119,29 @@ describe("a search for one item's number", () => {
   });
 });
 
+describe("a pasted list of numbers", () => {
+  const numbers = [sampleItem(40), sampleItem(7), sampleItem(301)].map((doc) => String(doc.item_number_s));
+  const page = async (q: string) => {
+    const response = (await searchLoader({ request: new Request(`http://localhost/crib-search/search?${new URLSearchParams({ q })}`), params: {}, context: {} })) as Response;
+    return (await response.json()) as { view: { total: number; rows: { itemNumber: string }[] }; numberList: { asked: number; found: number; missing: string[] } | null; exportMenu: unknown; pickListHref: unknown };
+  };
+
+  it("lists exactly those items, in the list's order, and names the numbers not found", async () => {
+    const data = await page(`${numbers[0]}, ${numbers[1]}\nNOPE-00001 ${numbers[2]!.toLowerCase()}`);
+    expect(data.view.rows.map((r) => r.itemNumber)).toEqual(numbers);
+    expect(data.view.total).toBe(3);
+    expect(data.numberList).toEqual({ asked: 4, found: 3, missing: ["NOPE-00001"] });
+    // The query's full-text export and pick list would not be this list.
+    expect(data.exportMenu).toBeNull();
+    expect(data.pickListHref).toBeNull();
+  });
+
+  it("searches as text when no number of it names an item", async () => {
+    const data = await page("NOPE-00001 NOPE-00002");
+    expect(data.numberList).toBeNull();
+  });
+});
+
 describe("a query that its kept filters leave empty", () => {
   const page = async (query: string) => {
     const response = (await searchLoader({ request: new Request(`http://localhost/crib-search/search?${query}`), params: {}, context: {} })) as Response;

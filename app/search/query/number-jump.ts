@@ -37,3 +37,26 @@ export function listQueryOf(href: string): string | null {
   const url = new URL(href, "http://x");
   return url.searchParams.get(LIST_PARAM) === "1" ? (url.searchParams.get("q") ?? null) : null;
 }
+
+/** The most numbers one pasted list looks up: a picking list's worth, and a bounded page. */
+export const MAX_NUMBER_LIST = 100;
+
+/**
+ * The part numbers of a query that is a pasted or scanned list of them (two or more, separated by
+ * spaces, commas, semicolons or new lines, each a number as a single number would jump: with a
+ * digit, not a word), in order and without repeats; null for any other query. Such a search lists
+ * exactly those items and names the numbers not found (issue 36).
+ */
+export function numberListOf(state: SearchState, params: URLSearchParams): string[] | null {
+  if (params.has(LIST_PARAM) || state.page !== 1 || state.within.length > 0) return null;
+  const tokens = state.q.split(/[\s,;]+/).filter(Boolean);
+  if (tokens.length < 2 || tokens.length > MAX_NUMBER_LIST) return null;
+  if (!tokens.every((token) => !/^-|"/.test(token) && partNumberKeyOf(parseQuery(token)) !== null)) return null;
+  const seen = new Set<string>();
+  return tokens.filter((token) => {
+    const key = numberKey(token);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
