@@ -66,10 +66,18 @@ export function ResultsTable({ columns, locator, rows, links }: { columns: Colum
               {row.cells.map((text, i) => (
                 <td key={columns[i]?.field ?? i} {...cellProps[i]}>
                   {i === 0 ? (
-                    <AppLink to={productLink(row.itemNumber, links.back, links.offset + index, fromResults)} className="row-link">
-                      {highlighted(text)}
-                      {row.inactive && <span className="badge-inactive"> (inactive item)</span>}
-                    </AppLink>
+                    <>
+                      <AppLink to={productLink(row.itemNumber, links.back, links.offset + index, fromResults)} className="row-link">
+                        {highlighted(text)}
+                        {row.inactive && <span className="badge-inactive"> (inactive item)</span>}
+                      </AppLink>
+                      {row.belowMinimum && (
+                        <span className="badge-low">
+                          {" "}
+                          Below minimum<span className="badge-low-detail">: {row.belowMinimum}</span>
+                        </span>
+                      )}
+                    </>
                   ) : (
                     highlighted(text)
                   )}

@@ -34,6 +34,11 @@ export default function ProductPage() {
           {p.title} <span className="muted">({p.itemNumber})</span>
           {p.inactive && <span className="status-inactive"> · Inactive</span>}
         </h1>
+        {p.belowMinimum && (
+          <p className="stock-low" role="note">
+            Below minimum stock: {p.belowMinimum}
+          </p>
+        )}
         <AppLink to={p.whereUsedHref} className="button small">
           View Where Used
         </AppLink>

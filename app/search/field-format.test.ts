@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { HL_POST, HL_PRE } from "./engine";
-import { formatValue, isInactive, itemDescription, snippet } from "./field-format";
+import { belowMinimumOf, belowMinimumText, formatValue, isInactive, itemDescription, snippet } from "./field-format";
 
 describe("itemDescription", () => {
   it("follows the spec's fallback order", () => {
@@ -125,5 +125,19 @@ describe("isInactive", () => {
     expect(isInactive({ attribute_status_s: null })).toBe(false);
     expect(isInactive({ item_description_t: "inactive pump" })).toBe(false);
     expect(isInactive({})).toBe(false);
+  });
+});
+
+describe("belowMinimumOf", () => {
+  it("gives the figures of an item whose quantity on hand is below its organisation's minimum", () => {
+    expect(belowMinimumOf({ attribute_quantity_on_hand_i: 3, attribute_org_min_stock_level_i: 10 })).toEqual({ onHand: 3, minimum: 10 });
+    expect(belowMinimumText({ onHand: 1200, minimum: 1500 })).toBe("1,200 on hand, minimum 1,500");
+  });
+
+  it("says nothing at or above the minimum, or when either figure is unknown", () => {
+    expect(belowMinimumOf({ attribute_quantity_on_hand_i: 10, attribute_org_min_stock_level_i: 10 })).toBeNull();
+    expect(belowMinimumOf({ attribute_quantity_on_hand_i: 3 })).toBeNull();
+    expect(belowMinimumOf({ attribute_org_min_stock_level_i: 3 })).toBeNull();
+    expect(belowMinimumOf({ attribute_quantity_on_hand_i: "", attribute_org_min_stock_level_i: 3 })).toBeNull();
   });
 });

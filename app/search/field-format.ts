@@ -1,6 +1,6 @@
 /** How field values read on the page and in files: descriptions, snippets, values, the inactive status. */
 import { HL_POST, HL_PRE } from "./engine";
-import { fieldKey, isEmptyValue, isHiddenField, type FieldRecord } from "./fields";
+import { fieldKey, fieldNameIn, isEmptyValue, isHiddenField, type FieldRecord } from "./fields";
 import { perName } from "~/lib/memo";
 import { catalogName, ITEM_NUMBER_FIELD } from "./catalog-fields";
 
@@ -94,6 +94,29 @@ export function formatValue(value: unknown): string {
   if (typeof value === "object") return JSON.stringify(value);
   return String(value);
 }
+
+/** An item's stock against its organisation's minimum stock level, when it is below it. */
+export interface BelowMinimum {
+  onHand: number;
+  minimum: number;
+}
+
+const numberField = (doc: FieldRecord, key: string): number | null => {
+  const name = fieldNameIn(doc, key);
+  const value = name === undefined ? undefined : doc[name];
+  const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
+  return Number.isFinite(n) ? n : null;
+};
+
+/** The quantity on hand and the organisation's minimum stock level of an item below that minimum; null otherwise or unknown. */
+export function belowMinimumOf(doc: FieldRecord): BelowMinimum | null {
+  const onHand = numberField(doc, "quantity_on_hand");
+  const minimum = numberField(doc, "org_min_stock_level");
+  return onHand !== null && minimum !== null && onHand < minimum ? { onHand, minimum } : null;
+}
+
+/** "3 on hand, minimum 10" */
+export const belowMinimumText = (below: BelowMinimum) => `${below.onHand.toLocaleString("en-US")} on hand, minimum ${below.minimum.toLocaleString("en-US")}`;
 
 /** A status field: the catalogue's own, or any visible field whose key is `status`. */
 const isStatusField = perName((name: string): boolean => !isHiddenField(name) && fieldKey(name) === "status");

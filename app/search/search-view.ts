@@ -10,7 +10,7 @@ import { pagerView, totalPages, type PagerView } from "./pager";
 import { catalogField, SORT_MENU_FIELDS, type CatalogKey } from "./catalog-fields";
 import { MAX_FILTERS } from "~/lib/limits";
 import { HL_POST, HL_PRE, type Doc, type FacetResult, type FilterType, type SearchRequest, type SearchResponse } from "./engine";
-import { formatValue, isInactive, itemDescription, itemNumberOf, snippet } from "./field-format";
+import { belowMinimumOf, belowMinimumText, formatValue, isInactive, itemDescription, itemNumberOf, snippet } from "./field-format";
 import { fieldKey, fieldLabel, fieldNameIn, isEmptyValue } from "./fields";
 import { boundFacetValues, rowBackOf } from "./page-budget";
 import { imageOf } from "./product-view";
@@ -53,6 +53,8 @@ export interface ResultRow {
   image: string | null;
   /** Where the item is kept (its stock locator), which a card shows beside the quantity; null when unknown. */
   locator: string | null;
+  /** "3 on hand, minimum 10" when its stock is below its minimum; null otherwise. */
+  belowMinimum: string | null;
   /** Cell texts in the order of the columns; highlighted runs are between HL_PRE and HL_POST. */
   cells: string[];
 }
@@ -271,6 +273,7 @@ export function buildSearchView(input: {
     inactive: isInactive(doc),
     image: imageOf(doc, input.imageHosts),
     locator: locatorOf(doc),
+    belowMinimum: belowMinimumLine(doc),
     cells: columns.map((c) => cellText(doc, c.field, response.highlighting)),
   }));
 
@@ -332,6 +335,11 @@ export function widerSearchOf(state: SearchState, config: SearchConfig, unfilter
     label: `${unfilteredTotal.toLocaleString("en-US")} in all items`,
     href: searchHref({ ...state, filters: [], page: 1 }, config),
   };
+}
+
+function belowMinimumLine(doc: Doc): string | null {
+  const below = belowMinimumOf(doc);
+  return below ? belowMinimumText(below) : null;
 }
 
 /** The engine request for a page of results. */

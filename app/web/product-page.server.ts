@@ -5,6 +5,7 @@ import type { Doc, RequestContext } from "~/search/engine";
 import { exportCsvPath, isItemKey, isQueryId, isSearchPath, productLink, productPath, whereUsedPath } from "~/search/paths";
 import { catalogName } from "~/search/catalog-fields";
 import { itemNumberOf } from "~/search/field-format";
+import { belowMinimumOf, belowMinimumText } from "~/search/field-format";
 import { externalUrlOf, imageOf, isInactive, specificationOf, titleOf } from "~/search/product-view";
 import { EMPTY_STATE, goToPage, parseSearchParams, searchHref } from "~/search/state";
 import { listQueryOf } from "~/search/query/number-jump";
@@ -132,6 +133,7 @@ export async function loadProductPage(request: Request, rawId: string | undefine
     itemNumber,
     title: titleOf(product),
     inactive: isInactive(product),
+    belowMinimum: ((below) => (below ? belowMinimumText(below) : null))(belowMinimumOf(product)),
     specification: specificationOf(product, searchConfig.displayOrder),
     image: imageOf(product, config.imageHosts),
     externalHref: externalUrlOf(product) ? `${productPath(product.id)}/external` : null,
