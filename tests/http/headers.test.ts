@@ -60,7 +60,7 @@ describe("pick list", () => {
     expect(response.headers.get("cache-control")).toBe("no-store");
     const html = await response.text();
     expect(html).not.toMatch(/<script/i);
-    expect(html.match(/<td class="pick-box"/g)).toHaveLength(Math.min(500, all));
+    expect(html.match(/<td class="c-picked"><input type="checkbox"/g)).toHaveLength(Math.min(500, all));
     expect(html).toContain(all > 500 ? `first 500 of ${all.toLocaleString("en-US")}` : `1–${all} of ${all}`);
   });
 
