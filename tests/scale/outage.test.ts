@@ -176,6 +176,12 @@ describe("sign-in on: PostgreSQL stopped and restarted", () => {
       await waitFor(async () => (await request(`${replica.url}/api/ready`)).status === 503, 10_000, () => "readiness stayed 200 without the sessions' store");
       expect((await request(`${replica.url}/api/health`)).status).toBe(200);
       for (let i = 0; i < 5; i++) expect((await browser.fetch(`${replica.url}/crib-search`)).status).toBe(503);
+      // Someone signing in meanwhile is told the same, not "Authentication failed".
+      const callback = await new Browser().signIn(`${replica.url}/crib-search`, "lee", { untilCallback: true });
+      expect(new URL(callback.url).pathname).toBe("/callback");
+      expect(callback.status).toBe(503);
+      expect(callback.body).toContain("Sign-in is unavailable for a moment. Please try again in a minute.");
+      expect(callback.body).not.toContain("Authentication failed");
     } finally {
       postgres.resume();
     }
