@@ -69,11 +69,18 @@ function searchSignals(request: Request, state: SearchState, answer: Answer<Sear
       filters: state.filters.map((f) => ({ field: f.field, value: f.value, type: f.type })),
       page: state.page,
       engine: answer.engine,
+      collection: collectionOf(answer.engine),
       ...(queryId ? { fusionQueryId: queryId } : {}),
     },
   };
   const facet = facetClickOf(request, state, services().searchConfig);
   return facet ? [search, { type: "facet", data: facet }] : [search];
+}
+
+/** The collection a search signal names (spec §7): Fusion's, or the engine that answered instead. */
+function collectionOf(engine: string): string {
+  const { fusion } = services().config;
+  return engine === "fusion" && fusion ? (fusion.collection ?? fusion.app) : engine;
 }
 
 type PageContext = RequestContext & { requestId: string };

@@ -78,7 +78,7 @@ describe("signals of a search through Fusion", () => {
     expect(page.degraded).toBe(false);
     expect(page.view.rows.map((r) => r.itemNumber)).toEqual(["W100", "W200"]);
     const search = await lastOf("search");
-    expect(search?.data).toMatchObject({ query: "pump", numResults: 2, engine: "fusion", page: 1, filters: [] });
+    expect(search?.data).toMatchObject({ query: "pump", numResults: 2, engine: "fusion", page: 1, filters: [], collection: "parts" });
     expect(search?.data.fusionQueryId).toMatch(/^Q-7f3a_\d+$/);
     for (const row of page.view.rows) {
       const params = new URL(row.href, "http://localhost").searchParams;
