@@ -146,7 +146,8 @@ export function renderShippedHaproxy(text: string, ports: number[], port: number
     // A section starts at column 0; `resolvers docker` lasts until the next one.
     if (/^\S/.test(line) && !line.startsWith("#")) inResolvers = /^resolvers\s/.test(line);
     if (inResolvers) continue;
-    let rendered = line.replace(/^(\s*bind\s+)\S+/, `$1127.0.0.1:${port}`).replace(/\s+resolvers\s+\S+/, "");
+    let rendered = line.replace(/^(\s*bind\s+)\S+/, `$1127.0.0.1:${port}`);
+    if (/^\s*(default-)?server\s/.test(rendered)) rendered = rendered.replace(/\s+resolvers\s+\S+/, "");
     const server = /^(\s*server\s+\S+\s+)(\S+)/.exec(rendered);
     if (server) rendered = `${server[1]}127.0.0.1:${ports[addresses.indexOf(server[2]!)]}${rendered.slice(server[0].length)}`;
     out.push(rendered);
