@@ -3,8 +3,7 @@
 #   docker run -p 3000:3000 -v crib-data:/data crib-search
 # The catalogue (and sessions.db, signals.db beside it) lives in the /data volume; the first
 # start fills it with sample data. Settings come from the environment (.env.example).
-# Several replicas behind a balancer, sharing PostgreSQL: compose.yaml, and the README's
-# "Running several replicas".
+# Several replicas behind a balancer, sharing PostgreSQL: compose.yaml, and docs/operations.md.
 
 # Build: every dependency (the Remix compiler is a dev dependency), the same commands as the README.
 FROM node:20-bookworm-slim AS build

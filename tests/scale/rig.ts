@@ -122,6 +122,72 @@ export async function startHaproxy(servers: { name: string; port: number }[], po
   };
 }
 
+/** The balancer's configuration as shipped with compose.yaml. */
+export const SHIPPED_HAPROXY_CFG = path.join(ROOT, "docs/deploy/haproxy.cfg");
+
+/**
+ * The shipped haproxy.cfg for servers on this machine: the bind becomes 127.0.0.1:`port`, each
+ * address its server lines name (web-a:3000, web-b:3000, in order of first appearance) becomes
+ * the matching one of `ports`, and Docker's resolvers go. Every other line is the shipped text.
+ */
+export function renderShippedHaproxy(text: string, ports: number[], port: number): string {
+  const addresses: string[] = [];
+  const lines = text.split("\n");
+  for (const line of lines) {
+    const address = /^\s*server\s+\S+\s+(\S+)/.exec(line)?.[1];
+    if (address && !addresses.includes(address)) addresses.push(address);
+  }
+  if (addresses.length !== ports.length) throw new Error(`the shipped haproxy.cfg names ${addresses.length} servers (${addresses.join(", ")}), not ${ports.length}`);
+  const binds = lines.filter((line) => /^\s*bind\s/.test(line));
+  if (binds.length !== 1) throw new Error(`the shipped haproxy.cfg has ${binds.length} bind lines, not 1`);
+  const out: string[] = [];
+  let inResolvers = false;
+  for (const line of lines) {
+    // A section starts at column 0; `resolvers docker` lasts until the next one.
+    if (/^\S/.test(line) && !line.startsWith("#")) inResolvers = /^resolvers\s/.test(line);
+    if (inResolvers) continue;
+    let rendered = line.replace(/^(\s*bind\s+)\S+/, `$1127.0.0.1:${port}`);
+    if (/^\s*(default-)?server\s/.test(rendered)) rendered = rendered.replace(/\s+resolvers\s+\S+/, "");
+    const server = /^(\s*server\s+\S+\s+)(\S+)/.exec(rendered);
+    if (server) rendered = `${server[1]}127.0.0.1:${ports[addresses.indexOf(server[2]!)]}${rendered.slice(server[0].length)}`;
+    out.push(rendered);
+  }
+  return out.join("\n");
+}
+
+/**
+ * HAProxy with the shipped configuration (renderShippedHaproxy) in front of servers on `ports`,
+ * in the order the shipped file names them. Its log (stdout) and messages (stderr) are kept.
+ */
+export async function startShippedHaproxy(ports: number[], port?: number): Promise<Balancer & { config: string; output(): string }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "crib-haproxy-"));
+  port ??= await freePort();
+  const config = renderShippedHaproxy(fs.readFileSync(SHIPPED_HAPROXY_CFG, "utf8"), ports, port);
+  fs.writeFileSync(path.join(dir, "haproxy.cfg"), config);
+  const child = spawn(haproxy(), ["-db", "-f", path.join(dir, "haproxy.cfg")], { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk));
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`HAProxy exited with ${child.exitCode}:\n${output}`);
+      return (await request(`${url}/api/ready`).catch(() => null))?.status === 200;
+    },
+    20_000,
+    () => `HAProxy did not serve:\n${output}`,
+  );
+  return {
+    url,
+    config,
+    output: () => output,
+    stop() {
+      if (child.exitCode === null) child.kill("SIGKILL");
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 export interface Replica {
   name: string;
   /** Its data directory (the catalogue, sessions.db, signals.db). */
