@@ -72,9 +72,10 @@ export function ResultsTable({ columns, locator, rows, links }: { columns: Colum
                         {row.inactive && <span className="badge-inactive"> (inactive item)</span>}
                       </AppLink>
                       {row.belowMinimum && (
-                        <span className="badge-low">
+                        // The word at a glance, the figures for a pointer and a screen reader: the row shows the quantity already.
+                        <span className="badge-low" title={row.belowMinimum}>
                           {" "}
-                          Below minimum<span className="badge-low-detail">: {row.belowMinimum}</span>
+                          Below minimum<span className="visually-hidden">: {row.belowMinimum}</span>
                         </span>
                       )}
                     </>

@@ -183,7 +183,7 @@ export async function columnTexts(page: Page, label: string): Promise<string[]> 
     return [...table.querySelectorAll("tbody > tr")].map((tr) => {
       const cell = tr.children[index] as HTMLElement | undefined;
       const clone = cell?.cloneNode(true) as HTMLElement | undefined;
-      clone?.querySelectorAll(".badge-inactive, .visually-hidden").forEach((n) => n.remove());
+      clone?.querySelectorAll(".badge-inactive, .badge-low, .visually-hidden").forEach((n) => n.remove());
       return (clone?.textContent ?? "").trim();
     });
   }, label);

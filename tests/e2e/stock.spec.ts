@@ -19,7 +19,9 @@ for (const width of [360, 1280]) {
     const number = String(low.item_number_s);
     await page.goto(searchUrl({ q: "seal" }));
     const row = resultRows(page).filter({ has: page.locator("a.row-link", { hasText: number }) });
-    await expect(row.locator(".badge-low")).toHaveText(`Below minimum: ${n(low.attribute_quantity_on_hand_i)} on hand, minimum ${n(low.attribute_org_min_stock_level_i)}`);
+    const figures = `${n(low.attribute_quantity_on_hand_i)} on hand, minimum ${n(low.attribute_org_min_stock_level_i)}`;
+    await expect(row.locator(".badge-low")).toHaveText(`Below minimum: ${figures}`);
+    await expect(row.locator(".badge-low")).toHaveAttribute("title", figures);
     if (ok) await expect(resultRows(page).filter({ has: page.locator("a.row-link", { hasText: String(ok.item_number_s) }) }).locator(".badge-low")).toHaveCount(0);
     await row.locator("a.row-link").click();
     await expect(page.locator("#product-title")).toContainText(number);
