@@ -75,9 +75,10 @@ export function recordRequest(record: RequestRecord): void {
     ...(record.refusal ? { refusal: record.refusal } : {}),
     ...(record.aborted ? { aborted: true } : {}),
   };
-  if (record.status >= 500) log.error(entry, "request");
+  // A probe's 503 is its answer (not ready), not a failure: the state changes are logged where they happen.
+  if (QUIET.has(route)) log.debug(entry, "request");
+  else if (record.status >= 500) log.error(entry, "request");
   else if (record.refusal) log.warn(entry, "request refused");
-  else if (QUIET.has(route)) log.debug(entry, "request");
   else log.info(entry, "request");
 }
 

@@ -270,6 +270,6 @@ describe("a graceful stop", () => {
     expect(code).toBe(0);
     expect(failures).toEqual([]);
     expect(answered).toBeGreaterThan(20);
-    expect(b!.output()).toMatch(/SIGTERM: not ready/);
+    expect(b!.output()).toMatch(/"signal":"SIGTERM".*"msg":"stopping: not ready, still serving while the balancer notices"/);
   });
 });

@@ -3,6 +3,7 @@
  * counted there, once, and written with the fold rather than once per refusal.
  */
 import type pg from "pg";
+import { capturedLog } from "~/lib/log.server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createPool, migrate } from "~/lib/postgres.server";
 import { PgSharedSignals, SIGNALS_MIGRATIONS } from "~/signals/shared-pg.server";
@@ -56,10 +57,8 @@ describe("signals dropped by the per-minute cap, with a shared store", () => {
     const before = (await signals.report(day, day, 10)).totals.dropped;
     for (let i = 0; i < 5; i++) signals.record(search(`r${i}`), visitor("second"));
     vi.spyOn(shared, "countDropped").mockRejectedValueOnce(new Error("the database is restarting"));
-    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    await signals.foldShared();
-    expect(logged).toHaveBeenCalled();
-    logged.mockRestore();
+    const { entries } = await capturedLog(() => signals.foldShared());
+    expect(entries).toContainEqual(expect.objectContaining({ level: "error", msg: "store failing", store: "postgres", use: "analytics" }));
     expect((await signals.report(day, day, 10)).totals.dropped).toBe(before + 4);
   });
 });
