@@ -32,7 +32,7 @@ describe("what does not exist", () => {
   });
 
   it("an export without records answers 404 with No data available for export", async () => {
-    const { item } = await findBomItem(get, (c) => c.asset + c.pm === 0, "is in no BOM");
+    const { item } = await findBomItem(get, (c) => c.asset + c.pm + c.other === 0, "is in no BOM");
     for (const url of [
       `/bom/${encodeURIComponent(item)}/export.csv?type=all`,
       `/where-used/${encodeURIComponent(item)}/export.csv?type=asset`,
