@@ -18,7 +18,7 @@ import {
   type SectionState,
 } from "~/search/bom-view";
 import type { BomNumber, BomType, RequestContext } from "~/search/engine";
-import { exportCsvPath, headLinesPath, HOME_PATH, isItemKey, isSearchPath, itemPath } from "~/search/paths";
+import { bomPath, exportCsvPath, headLinesPath, HOME_PATH, isItemKey, isSearchPath, itemPath, withBack } from "~/search/paths";
 import { itemDescription } from "~/search/field-format";
 import { parseSearchParams } from "~/search/state";
 import { requireUser } from "./auth.server";
@@ -275,6 +275,11 @@ export async function loadWhereUsed(request: Request, rawItem: string | undefine
   const product = services()
     .search.getProduct(item, context)
     .then((answer) => answer.value, () => undefined);
+  // Uses in tools' BOMs are in no Where Used section: counted for the way to the item's BOM page,
+  // which shows them; when the count fails the link goes by the other uses alone.
+  const tools = services()
+    .search.bom({ itemNumber: item, type: "other", start: 0, rows: 0 }, context)
+    .then((answer) => answer.value.total, () => 0);
   let sections;
   try {
     sections = await Promise.all(WHERE_USED_SECTIONS.map((spec) => loadBomSection({ itemNumber: item }, spec, url, context)));
@@ -289,9 +294,12 @@ export async function loadWhereUsed(request: Request, rawItem: string | undefine
   }
   // Usage signals: the item page's "View Where Used", for an item that exists.
   const signals: SignalInput[] = fromItemPage && doc ? [{ type: "click", data: { action: "pdp_where_used", docId: doc.id, itemNumber: item } }] : [];
+  const inTools = await tools;
+  const records = asset.total + pm.total + inTools;
   const answer = {
     item,
     back,
+    bom: records > 0 ? { href: withBack(bomPath(item), `${url.pathname}${url.search}`), records, inTools } : null,
     description: doc ? itemDescription(doc) ?? null : null,
     crumbs: crumbsFor(back, item),
     sections: [asset, pm],

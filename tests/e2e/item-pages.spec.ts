@@ -326,9 +326,16 @@ test.describe("BOM pages", () => {
     for (const head of await bomColumnTexts(bomSection(page, "Asset BOM"), "Asset Number")) expect(counts.heads.asset).toContain(head);
   });
 
-  test("an item in a tool's BOM: Other BOM Items lists the tools, and a tool leads to its lines", async ({ page, request }, testInfo) => {
+  test("an item in a tool's BOM: Where Used leads to its BOM page, whose Other BOM Items lists the tools, each leading to its lines", async ({ page, request }, testInfo) => {
     const { item, counts } = await findBomItem(request, (c) => c.other > 0, "is in a tool's BOM");
-    await page.goto(bomPath("bom", item));
+    await page.goto(whereUsedPath(item));
+    const whereUsed = currentPath(page);
+    const records = counts.asset + counts.pm + counts.other;
+    await waitForReact(page, testInfo);
+    await page.getByRole("link", { name: `View BOM (${records} record${records === 1 ? "" : "s"}, ${counts.other} in tools' BOMs)`, exact: true }).click();
+    await expect(page).toHaveURL(urlWith(bomPath("bom", item), [["back", whereUsed]]));
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`BOM Details ${item}`);
+    await expect(page.getByRole("link", { name: "← Back to Where Used", exact: true })).toHaveAttribute("href", whereUsed);
     const other = bomSection(page, "Other BOM Items");
     await expect(other.locator(".range")).toHaveText(`1-${Math.min(BOM_PAGE_SIZE, counts.other)} of ${counts.other}`);
     const tools = await bomColumnTexts(other, "Asset Number");

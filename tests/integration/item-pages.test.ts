@@ -149,6 +149,13 @@ describe("Where Used loader", () => {
     expect(pm.pager.page).toBe(1);
     expect(asset.pager.links.find((l: any) => l.page === 3)?.href).toContain("asset-page=3");
     expect(page.crumbs.map((c: any) => c.label)).toEqual(["Home", `Where Used: ${busy.item}`]);
+    // The way to the item's BOM page, which also shows its uses in tools' BOMs.
+    const tools = countOf(uses.get(busy.item)!, "other");
+    expect(page.bom).toEqual({
+      href: `/bom/${encodeURIComponent(busy.item)}?back=${encodeURIComponent(`/where-used/${encodeURIComponent(busy.item)}?asset-page=2`)}`,
+      records: uses.get(busy.item)!.length,
+      inTools: tools,
+    });
   });
 
   it("builds breadcrumbs from a search and from an item page", async () => {
