@@ -49,11 +49,12 @@ export interface BomCounts {
   other: number;
 }
 
-/** How a component is used: its asset and PM BOM records, and the numbers heading those BOMs. */
+/** How a component is used: its asset, PM and other (tools') BOM records, and the numbers heading those BOMs. */
 export interface ComponentUses {
   asset: number;
   pm: number;
-  heads: { asset: string[]; pm: string[] };
+  other: number;
+  heads: { asset: string[]; pm: string[]; other: string[] };
 }
 
 /** One of the portal's CSV downloads as rows (without the header); an empty list for a 404. */
@@ -67,35 +68,53 @@ async function csvRows(get: GetText, path: string): Promise<string[][]> {
 const usesCache = new Map<string, ComponentUses>();
 
 /**
- * How a component is used. There is no JSON API for BOMs: this reads the item's Where Used exports
- * (`/where-used/{item}/export.csv?type=asset|pm`, at most 1,000 records each, the asset number in
- * the third column), which answer 404 when it has none of a type. Cached per process.
+ * How a component is used. There is no JSON API for BOMs: this reads the item's BOM export
+ * (`/bom/{item}/export.csv?type=all`: the type first, the asset number fourth), which answers 404
+ * when it has none. Cached per process.
  */
 export async function componentUses(get: GetText, item: string): Promise<ComponentUses> {
   const cached = usesCache.get(item);
   if (cached) return cached;
-  const [asset, pm] = await Promise.all((["asset", "pm"] as const).map((type) => csvRows(get, `/where-used/${encodeURIComponent(item)}/export.csv?type=${type}`)));
-  const heads = (rows: string[][]) => [...new Set(rows.map((row) => row[2]!))];
-  const uses = { asset: asset!.length, pm: pm!.length, heads: { asset: heads(asset!), pm: heads(pm!) } };
+  const rows = await csvRows(get, `/bom/${encodeURIComponent(item)}/export.csv?type=all`);
+  const of = (type: string) => rows.filter((row) => row[0] === type);
+  const heads = (type: string) => [...new Set(of(type).map((row) => row[3]!))];
+  const uses = {
+    asset: of("asset").length,
+    pm: of("pm").length,
+    other: of("other").length,
+    heads: { asset: heads("asset"), pm: heads("pm"), other: heads("other") },
+  };
   usesCache.set(item, uses);
   return uses;
 }
 
-const bomCountCache = new Map<string, BomCounts>();
+/** How many BOM records of each type an item (a component) has: its asset, PM and tools' uses. */
+export async function bomCounts(get: GetText, item: string): Promise<BomCounts> {
+  const { asset, pm, other } = await componentUses(get, item);
+  return { asset, pm, other };
+}
 
-/**
- * How many lines of each type the BOMs headed by `number` (an asset, PM kit or tool) have, read
- * from its BOM export (`/bom/{number}/export.csv?type=all`, the type first). Cached per process.
- */
-export async function bomCounts(get: GetText, number: string): Promise<BomCounts> {
-  const cached = bomCountCache.get(number);
-  if (cached) return cached;
-  const counts: BomCounts = { asset: 0, pm: 0, other: 0 };
-  for (const [type] of await csvRows(get, `/bom/${encodeURIComponent(number)}/export.csv?type=all`)) {
-    if (type === "asset" || type === "pm" || type === "other") counts[type]++;
-  }
-  bomCountCache.set(number, counts);
-  return counts;
+/** A line of a head's BOM as its export writes it (`/boms/{head}/export.csv`), cells as text. */
+export interface HeadLineRow {
+  item: string;
+  description: string;
+  quantity: string;
+  unit: string;
+  stock: string;
+  locator: string;
+}
+
+/** The lines of the BOM an asset, PM kit or tool heads, in the BOM's order, read from its export. */
+export async function headLines(get: GetText, head: string): Promise<HeadLineRow[]> {
+  const rows = await csvRows(get, `/boms/${encodeURIComponent(head)}/export.csv`);
+  return rows.map(([item, description, quantity, unit, stock, locator]) => ({
+    item: item!,
+    description: description!,
+    quantity: quantity!,
+    unit: unit!,
+    stock: stock!,
+    locator: locator!,
+  }));
 }
 
 /** The item numbers of a search, in result order, at most `max`. */
@@ -129,23 +148,23 @@ export async function findBomItem(
 }
 
 /**
- * An asset or PM kit whose BOM satisfies `wanted`, found as a Where Used page finds it: through
- * the components of a search (as `findBomItem`) and the BOMs that use them.
+ * An asset, PM kit or tool whose BOM's lines satisfy `wanted`, found as a Where Used page finds it:
+ * through the components of a search (as `findBomItem`) and the BOMs that use them.
  */
 export async function findBomHead(
   get: GetText,
-  type: "asset" | "pm",
-  wanted: (counts: BomCounts) => boolean,
+  type: "asset" | "pm" | "other",
+  wanted: (lines: HeadLineRow[]) => boolean,
   what: string,
   { q = "MRO", max = 300 }: ProbeOptions = {},
-): Promise<{ head: string; counts: BomCounts; component: string }> {
+): Promise<{ head: string; lines: HeadLineRow[]; component: string }> {
   const tried = new Set<string>();
   for await (const item of itemsOf(get, q, max)) {
     for (const head of (await componentUses(get, item)).heads[type]) {
       if (tried.has(head)) continue;
       tried.add(head);
-      const counts = await bomCounts(get, head);
-      if (wanted(counts)) return { head, counts, component: item };
+      const lines = await headLines(get, head);
+      if (wanted(lines)) return { head, lines, component: item };
     }
   }
   throw new Error(`no ${type} BOM that ${what} among those using the first ${max} results for "${q}"`);

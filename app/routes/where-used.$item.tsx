@@ -3,6 +3,7 @@ import { useLoaderData, useLocation } from "@remix-run/react";
 import { BackupNotice } from "~/components/backup-notice";
 import { BomSection, SectionControls } from "~/components/bom-section";
 import { Breadcrumbs } from "~/components/breadcrumbs";
+import { AppLink } from "~/components/nav";
 import { RouteErrorPanel } from "~/components/route-error-panel";
 import { PrintDate } from "~/components/print-date";
 import { loadWhereUsed } from "~/web/bom-pages.server";
@@ -17,7 +18,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export default function WhereUsedPage() {
-  const { item, description, crumbs, sections, exportBase, sorts } = useLoaderData<typeof loader>();
+  const { item, description, crumbs, sections, exportBase, sorts, bom } = useLoaderData<typeof loader>();
   const location = useLocation();
   return (
     <div className="where-used">
@@ -25,6 +26,13 @@ export default function WhereUsedPage() {
       <div className="page-head">
         <h1>Where Used: {item}</h1>
         {description && <p className="item-description">{description}</p>}
+        {bom && (
+          // The item's BOM page: these records in the spec's sections, and its uses in tools' BOMs.
+          <AppLink to={bom.href} className="button small secondary">
+            View BOM ({bom.records} {bom.records === 1 ? "record" : "records"}
+            {bom.inTools > 0 ? `, ${bom.inTools} in tools' BOMs` : ""})
+          </AppLink>
+        )}
       </div>
       <p className="print-only print-meta">
         Crib Search · Where Used: {item} · <PrintDate />

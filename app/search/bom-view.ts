@@ -7,24 +7,25 @@ import type { BomDoc, BomResponse, BomSortField, BomType, SortDirection } from "
 import { BOM_FIELDS } from "./catalog-fields";
 import { BOM_SORT_FIELDS } from "./engine";
 import { pagerView, totalPages as pagesOf, type PagerView } from "./pager";
-import { bomPath, isItemKey, productPath, withBack } from "./paths";
+import { headLinesPath, isItemKey, productPath, withBack } from "./paths";
 
 export interface BomColumn {
   field: BomSortField;
   label: string;
-  /** Cells of this column link to the page of their number: the item's, or the BOM it heads. */
-  linksTo?: "item" | "bom";
+  /** Cells of this column link to the page of their number: the item's, or the lines of the BOM it heads. */
+  linksTo?: "item" | "head";
 }
 
 const columnsOf = (links: Partial<Record<BomSortField, BomColumn["linksTo"]>>): BomColumn[] =>
   BOM_FIELDS.map(({ name, label }) => ({ field: name, label, ...(links[name] ? { linksTo: links[name] } : {}) }));
 
 /**
- * Where Used lists the BOMs that use one component, each with its quantity: the asset numbers lead
- * to those BOMs. A BOM page lists the lines of one BOM: the item numbers lead to the items.
+ * Where Used and the BOM pages list one component's BOM records (the BOM pages without the
+ * quantity, as the spec has them): the item is the same in every row, and each asset number leads
+ * to the lines of the BOM it heads (`/boms/{head}`, decision 037).
  */
-export const WHERE_USED_COLUMNS: BomColumn[] = columnsOf({ asset_number: "bom" });
-export const BOM_TABLE_COLUMNS: BomColumn[] = columnsOf({ item_number: "item" }).filter((c) => c.field !== "quantity");
+export const WHERE_USED_COLUMNS: BomColumn[] = columnsOf({ asset_number: "head" });
+export const BOM_TABLE_COLUMNS: BomColumn[] = columnsOf({ asset_number: "head" }).filter((c) => c.field !== "quantity");
 
 export const BOM_PAGE_SIZE = 20;
 export const WHERE_USED_PAGE_SIZE = 5;
@@ -131,7 +132,7 @@ function cellLinks(columns: BomColumn[], doc: BomDoc, back: string): Partial<Rec
   for (const { field, linksTo } of columns) {
     const value = doc[field];
     if (!linksTo || typeof value !== "string" || !isItemKey(value) || value.trim() === "") continue;
-    hrefs[field] = withBack(linksTo === "item" ? productPath(value) : bomPath(value), back);
+    hrefs[field] = withBack(linksTo === "item" ? productPath(value) : headLinesPath(value), back);
   }
   return hrefs;
 }

@@ -22,7 +22,7 @@ export function itemPath(prefix: ItemPrefix, itemNumber: string): string {
   return `${prefix}/${encodeURIComponent(itemNumber)}`;
 }
 
-export type ItemPrefix = "/product" | "/where-used" | "/bom" | "/asset-bom" | "/pm-bom";
+export type ItemPrefix = "/product" | "/where-used" | "/bom" | "/asset-bom" | "/pm-bom" | "/boms";
 
 /**
  * An item number or product id a path may carry: at most MAX_ITEM_KEY_LENGTH characters and no
@@ -34,6 +34,8 @@ export const isItemKey = (text: string) => text.length <= MAX_ITEM_KEY_LENGTH &&
 export const productPath = (id: string) => itemPath("/product", id);
 export const whereUsedPath = (itemNumber: string) => itemPath("/where-used", itemNumber);
 export const bomPath = (itemNumber: string) => itemPath("/bom", itemNumber);
+/** The lines of the BOM an asset, PM kit or tool heads (decision 037): a page of its own, not an item's. */
+export const headLinesPath = (head: string) => itemPath("/boms", head);
 
 /** The CSV download beside an item's page (`/product/{id}/export.csv`, `/bom/{item}/export.csv`, …). */
 export function exportCsvPath(prefix: ItemPrefix, itemNumber: string, params?: Record<string, string>): string {

@@ -18,7 +18,7 @@ import {
   type SectionState,
 } from "~/search/bom-view";
 import type { BomNumber, BomType, RequestContext } from "~/search/engine";
-import { exportCsvPath, HOME_PATH, isItemKey, isSearchPath, itemPath, whereUsedPath, withBack } from "~/search/paths";
+import { bomPath, exportCsvPath, headLinesPath, HOME_PATH, isItemKey, isSearchPath, itemPath, withBack } from "~/search/paths";
 import { itemDescription } from "~/search/field-format";
 import { parseSearchParams } from "~/search/state";
 import { requireUser } from "./auth.server";
@@ -59,6 +59,7 @@ const PAGES_WITH_BACK = [
   { prefix: "/bom/", label: "← Back to BOM" },
   { prefix: "/asset-bom/", label: "← Back to BOM" },
   { prefix: "/pm-bom/", label: "← Back to BOM" },
+  { prefix: "/boms/", label: "← Back to BOM lines" },
 ] as const;
 
 /**
@@ -66,7 +67,7 @@ const PAGES_WITH_BACK = [
  * page before was opened from (an item page, a Where Used page, a BOM page; a few steps at most),
  * or the search home; never another kind of page.
  */
-function searchBackOf(back: string, steps = 4): string {
+export function searchBackOf(back: string, steps = 4): string {
   if (isSearchPath(back)) return back;
   if (steps > 0 && PAGES_WITH_BACK.some((p) => back.startsWith(p.prefix))) {
     return searchBackOf(safePath(new URL(back, "http://x").searchParams.get("back"), ""), steps - 1);
@@ -75,19 +76,22 @@ function searchBackOf(back: string, steps = 4): string {
 }
 
 /** The page a BOM page was opened from, other than a search (an item, a Where Used page), for its second way back. */
-function pageBackOf(back: string): { href: string; label: string } | null {
+export function pageBackOf(back: string): { href: string; label: string } | null {
   const page = PAGES_WITH_BACK.find((p) => back.startsWith(p.prefix));
   return page ? { href: back, label: page.label } : null;
 }
 
 /** What every BOM and Where Used page starts with: the user, the item, the ways back, the context. */
-async function pageRequest(request: Request, rawItem: string | undefined) {
+export async function pageRequest(request: Request, rawItem: string | undefined) {
   await requireUser(request);
   const item = itemNumberParam(rawItem);
   const url = new URL(request.url);
   const back = backParam(url);
   return { item, url, back, searchBack: searchBackOf(back), context: pageContext(request) };
 }
+
+/** A page's context: every failure it logs names its request. */
+export type PageContext = RequestContext & { requestId: string };
 
 export interface SectionSpec {
   prefix: string;
@@ -135,32 +139,45 @@ async function loadBomSection(number: BomNumber, spec: SectionSpec, url: URL, co
   return { ...section, controls: sectionControlsOf(url.searchParams, spec.prefix, state, pageSize), degraded: answer.degraded, backup: backupOf(answer) };
 }
 
-/** How many lines of each type the BOMs headed by `assetNumber` have (for the single-type redirect). */
-async function bomTypeCounts(assetNumber: string, context: RequestContext) {
+/** How many BOM records of each type an item has (for the single-type redirect). */
+async function bomTypeCounts(itemNumber: string, context: RequestContext) {
   const service = services().search;
   const [asset, pm, other] = await Promise.all(
-    (["asset", "pm", "other"] as const).map((type) => service.bom({ assetNumber, type, start: 0, rows: 0 }, context)),
+    (["asset", "pm", "other"] as const).map((type) => service.bom({ itemNumber, type, start: 0, rows: 0 }, context)),
   );
   return { asset: asset!.value.total, pm: pm!.value.total, other: other!.value.total };
 }
 
 /**
- * The answer for a number that heads no BOM of the kind asked for. A component (an item number is
- * the usual thing to try) is used in BOMs rather than heading one: the answer leads to where.
+ * The number as it heads a BOM (an asset, PM kit or tool, as the catalogue writes it), or null.
+ * A failure is null: this only offers a better answer than "no data".
  */
-async function noBom(message: string, item: string, back: string, context: ReturnType<typeof pageContext>): Promise<Response> {
-  // The link is extra: when the look-up fails the answer goes without it, and the log says why.
-  const uses = await services()
-    .search.bom({ itemNumber: item, start: 0, rows: 0 }, context)
-    .then(
-      (answer) => answer.value.total,
-      (error: unknown) => {
-        logFailure("the item's Where Used count for its BOM page", error, context);
-        return 0;
-      },
-    );
-  const related = uses > 0 ? { label: "View Where Used", href: withBack(whereUsedPath(item), back) } : undefined;
-  return json({ message, back: searchBackOf(back), ...(related ? { related } : {}) }, { status: 404 });
+export async function bomHeadOf(number: string, context: PageContext): Promise<string | null> {
+  try {
+    const answer = await services().search.bom({ assetNumber: number, start: 0, rows: 1 }, context);
+    const head = answer.value.docs[0]?.asset_number;
+    return answer.value.total > 0 ? (head && head.trim() !== "" ? head : number) : null;
+  } catch (error) {
+    logFailure("the look-up of a BOM head", error, context);
+    return null;
+  }
+}
+
+/** This page's query string with the way back as cleaned here, for a redirect that keeps both. */
+function keptSearch(url: URL, back: string): string {
+  const params = new URLSearchParams(url.search);
+  if (params.has("back")) params.set("back", back);
+  return params.size > 0 ? `?${params}` : "";
+}
+
+/**
+ * The answer for an item number with no BOM data of the kind asked for. A number that heads a BOM
+ * (an asset, PM kit or tool: the BOM pages of decision 033 took those) goes to its lines.
+ */
+async function noBom(message: string, item: string, url: URL, back: string, context: PageContext): Promise<Response> {
+  const head = await bomHeadOf(item, context);
+  if (head) return redirect(`${headLinesPath(head)}${keptSearch(url, back)}`);
+  return json({ message, back: searchBackOf(back) }, { status: 404 });
 }
 
 const spec = (type: BomType, title: string): SectionSpec => ({
@@ -177,8 +194,8 @@ const PM = spec("pm", "PM BOM");
 const OTHER = spec("other", "Other BOM Items");
 
 /**
- * /bom/{number}: the lines of the BOMs the asset, PM kit or tool `number` heads, in three sections,
- * or a redirect when they all have one type (decision 033).
+ * /bom/{item}: the item's BOM records in three sections (Asset BOM, PM BOM, Other BOM Items: its
+ * uses in tools' BOMs), or a redirect when they all have one type (details spec §2, §4, §7).
  */
 export async function loadCombinedBom(request: Request, rawItem: string | undefined) {
   const { item, url, back, searchBack, context } = await pageRequest(request, rawItem);
@@ -189,15 +206,12 @@ export async function loadCombinedBom(request: Request, rawItem: string | undefi
     logFailure("BOM", error, context);
     throw json({ message: "Failed to load BOM data", back: searchBack }, { status: 503 });
   }
-  if (counts.asset + counts.pm + counts.other === 0) throw await noBom("No BOM data found for this item", item, back, context);
-  // The page of one type, with this page's parameters and the way back as cleaned here.
-  const params = new URLSearchParams(url.search);
-  if (params.has("back")) params.set("back", back);
-  const search = params.size > 0 ? `?${params}` : "";
+  if (counts.asset + counts.pm + counts.other === 0) throw await noBom("No BOM data found for this item", item, url, back, context);
+  const search = keptSearch(url, back);
   if (counts.pm === 0 && counts.other === 0) throw redirect(`${itemPath("/asset-bom", item)}${search}`);
   if (counts.asset === 0 && counts.other === 0) throw redirect(`${itemPath("/pm-bom", item)}${search}`);
   try {
-    const sections = await Promise.all([ASSET, PM, OTHER].map((s) => loadBomSection({ assetNumber: item }, s, url, context)));
+    const sections = await Promise.all([ASSET, PM, OTHER].map((s) => loadBomSection({ itemNumber: item }, s, url, context)));
     return { item, back: searchBack, pageBack: pageBackOf(back), sections, exportHref: exportCsvPath("/bom", item, { type: "all" }) };
   } catch (error) {
     logFailure("BOM", error, context);
@@ -211,18 +225,18 @@ const SINGLE = {
   pm: { spec: PM, empty: "No PM BOM data found for this item", failed: "Failed to load PM BOM data" },
 } as const;
 
-/** /asset-bom/{number} and /pm-bom/{number}: one type only. */
+/** /asset-bom/{item} and /pm-bom/{item}: the item's records of one type only. */
 export async function loadSingleBom(request: Request, rawItem: string | undefined, type: "asset" | "pm") {
   const { item, url, back, searchBack, context } = await pageRequest(request, rawItem);
   const { spec: sectionSpec, empty, failed } = SINGLE[type];
   let section;
   try {
-    section = await loadBomSection({ assetNumber: item }, sectionSpec, url, context);
+    section = await loadBomSection({ itemNumber: item }, sectionSpec, url, context);
   } catch (error) {
     logFailure(`${type} BOM`, error, context);
     throw json({ message: failed, back: searchBack }, { status: 503 });
   }
-  if (section.total === 0) throw await noBom(empty, item, back, context);
+  if (section.total === 0) throw await noBom(empty, item, url, back, context);
   return { item, back: searchBack, pageBack: pageBackOf(back), sections: [section], exportHref: exportCsvPath("/bom", item, { type }) };
 }
 
@@ -261,6 +275,11 @@ export async function loadWhereUsed(request: Request, rawItem: string | undefine
   const product = services()
     .search.getProduct(item, context)
     .then((answer) => answer.value, () => undefined);
+  // Uses in tools' BOMs are in no Where Used section: counted for the way to the item's BOM page,
+  // which shows them; when the count fails the link goes by the other uses alone.
+  const tools = services()
+    .search.bom({ itemNumber: item, type: "other", start: 0, rows: 0 }, context)
+    .then((answer) => answer.value.total, () => 0);
   let sections;
   try {
     sections = await Promise.all(WHERE_USED_SECTIONS.map((spec) => loadBomSection({ itemNumber: item }, spec, url, context)));
@@ -275,9 +294,12 @@ export async function loadWhereUsed(request: Request, rawItem: string | undefine
   }
   // Usage signals: the item page's "View Where Used", for an item that exists.
   const signals: SignalInput[] = fromItemPage && doc ? [{ type: "click", data: { action: "pdp_where_used", docId: doc.id, itemNumber: item } }] : [];
+  const inTools = await tools;
+  const records = asset.total + pm.total + inTools;
   const answer = {
     item,
     back,
+    bom: records > 0 ? { href: withBack(bomPath(item), `${url.pathname}${url.search}`), records, inTools } : null,
     description: doc ? itemDescription(doc) ?? null : null,
     crumbs: crumbsFor(back, item),
     sections: [asset, pm],

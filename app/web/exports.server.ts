@@ -14,12 +14,13 @@ import { BOM_FIELDS, BOM_TYPE_LABEL } from "~/search/catalog-fields";
 import { services } from "~/registry.server";
 import type { BomDoc, BomNumber, BomType, Doc, RequestContext, SearchRequest } from "~/search/engine";
 import { MAX_ITEM_KEY_LENGTH } from "~/lib/limits";
-import { bomPath, HOME_PATH, productPath, SEARCH_PATH, whereUsedPath } from "~/search/paths";
+import { bomPath, headLinesPath, HOME_PATH, productPath, SEARCH_PATH, whereUsedPath } from "~/search/paths";
 import { itemNumberOf } from "~/search/field-format";
 import { externalUrlOf, specificationOf, titleOf } from "~/search/product-view";
 import { userMessageOf } from "~/search/errors";
 import { PlatformUnavailable, type SearchService, type Source } from "~/search/service";
 import { requireUser } from "./auth.server";
+import { bomHeadOf } from "./bom-pages.server";
 import { logFailure } from "./log.server";
 import { problemPage } from "./problem-page.server";
 import { withSignals, type SignalInput } from "./signals.server";
@@ -34,8 +35,8 @@ const BOM_EXPORT_LABELS: Record<string, string> = {
 };
 
 /**
- * Every BOM record of a number (its uses, or its lines; of one type, or all), in pages, up to `limit`; a short pause between
- * pages, as the search cursor makes, so one download cannot keep the platform busy.
+ * Every BOM record of a number (an item's uses, or a head's lines; of one type, or all), in pages,
+ * up to `limit`; a short pause between pages, as the search cursor makes, so one download cannot keep the platform busy.
  */
 export async function* bomBatches(
   number: BomNumber,
@@ -159,12 +160,17 @@ export async function loadBomExport(request: Request, rawItem: string | undefine
   const requestId = requestIdOf(request);
   let cursor;
   try {
-    cursor = await openCursor(bomBatches({ assetNumber: item }, TYPES[type], { requestId, signal: request.signal }, services().config.exportCap));
+    cursor = await openCursor(bomBatches({ itemNumber: item }, TYPES[type], { requestId, signal: request.signal }, services().config.exportCap));
   } catch (error) {
     logFailure("BOM export", error, { requestId, signal: request.signal });
     return problemPage(`Export failed: ${userMessageOf(error)}`, 503, { backHref: bomPath(item), retryHref: url.pathname + url.search });
   }
-  if (cursor.first.length === 0) return problemPage("No data available for export", 404, { backHref: bomPath(item) });
+  if (cursor.first.length === 0) {
+    // A bookmark of decision 033's export of a BOM's lines: they have a file of their own now.
+    const head = await bomHeadOf(item, { requestId, signal: request.signal });
+    if (head) return redirect(`${headLinesPath(head)}/export.csv`);
+    return problemPage("No data available for export", 404, { backHref: bomPath(item) });
+  }
   const fields = type === "all" ? ["type", ...BOM_EXPORT_FIELDS] : BOM_EXPORT_FIELDS;
   const click: SignalInput = { type: "click", data: { action: ACTIONS[type], docId: item, itemNumber: item } };
   const file = csvResponse(

@@ -5,7 +5,7 @@ import { services } from "~/registry.server";
 import type { RequestContext, SearchResponse } from "~/search/engine";
 import { SearchError, userMessageOf } from "~/search/errors";
 import { itemNumberOf } from "~/search/field-format";
-import { isQueryId, productPath, SEARCH_PATH, whereUsedPath, withBack } from "~/search/paths";
+import { headLinesPath, isQueryId, productPath, SEARCH_PATH, whereUsedPath, withBack } from "~/search/paths";
 import { jumpKeyOf, jumpTarget, LIST_PARAM, listHref, numberListOf } from "~/search/query/number-jump";
 import { pickListHref } from "~/search/pick-list-view";
 import type { SearchConfig } from "~/search/search-config";
@@ -15,6 +15,7 @@ import type { Answer } from "~/search/service";
 import { EMPTY_STATE, goToPage, parseSearchParams, searchHref, serializeSearchState, withQuery, type SearchState } from "~/search/state";
 import { requireUser } from "./auth.server";
 import { backupOf, exportBackupText } from "./backup.server";
+import { bomHeadOf } from "./bom-pages.server";
 import { logFailure } from "./log.server";
 import { addRecentSearch, readRecentSearches, serializeRecentSearches } from "./recent-searches.server";
 import { withSignals, type SignalInput, type Signalled } from "./signals.server";
@@ -98,7 +99,7 @@ async function jumpToItem(request: Request, url: URL, state: SearchState, config
     return null;
   });
   const doc = answer ? jumpTarget(answer.value, key) : null;
-  if (!answer || !doc) return null;
+  if (!answer || !doc) return jumpToHead(url, state, config, context);
   const itemNumber = itemNumberOf(doc);
   const list = listHref(searchHref(state, config));
   const signals: SignalInput[] = [
@@ -107,6 +108,16 @@ async function jumpToItem(request: Request, url: URL, state: SearchState, config
     { type: "click", data: { docId: doc.id, position: 0, query: state.q, title: itemNumber, url: productPath(itemNumber), itemNumber } },
   ];
   return withSignals(redirect(withBack(productPath(itemNumber), list)), signals);
+}
+
+/**
+ * A fresh search that is exactly the number heading a BOM (an asset, PM kit or tool, which are no
+ * catalogue items) opens that BOM's lines (decision 037); its way back is the list.
+ */
+async function jumpToHead(url: URL, state: SearchState, config: SearchConfig, context: PageContext): Promise<Signalled<TypedResponse<never>> | null> {
+  const head = await bomHeadOf(state.q.trim(), context);
+  if (!head) return null;
+  return withSignals(redirect(withBack(headLinesPath(head), listHref(searchHref(state, config)))), []);
 }
 
 /**

@@ -31,19 +31,20 @@ async function pageTypes(request: APIRequestContext): Promise<[PageType[], PageT
   const org = pump.facets.find((f) => f.field.includes("org_code"))?.values[0]?.value;
   const category = pump.facets.find((f) => f.field.includes("category"))?.values[1]?.value;
   expect(org && category, "pump results have org code and category facets").toBeTruthy();
-  const { head, component: item } = await findBomHead(request, "asset", (c) => c.asset > 0, "has lines");
+  const { head, component: item } = await findBomHead(request, "asset", (lines) => lines.length > 0, "has lines");
   const path = encodeURIComponent(item);
   const search = searchUrl({ q: "pump", f: `org_code:${org}`, nf: `category:${category}`, within: "assembly", sort: "item_number asc" });
   return [
     [
       ["home", HOME_PATH, 200],
       ["item", `/product/${path}`, 200],
-      ["BOM", `/asset-bom/${encodeURIComponent(head)}`, 200],
+      ["BOM lines", `/boms/${encodeURIComponent(head)}`, 200],
       ["sign-in", `${SSO_PORTAL_URL}/login`, 200],
     ],
     [
       ["search with filters and the export dialog", `${search}&export=all`, 200],
       ["Where Used", `/where-used/${path}`, 200],
+      ["BOM", `/bom/${path}`, 200],
       ["404", "/no/such/page", 404],
     ],
   ];

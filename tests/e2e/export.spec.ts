@@ -17,6 +17,7 @@ import {
   currentPath,
   exportDates,
   findBomHead,
+  findBomItem,
   isJs,
   openSearch,
   renderedText,
@@ -27,6 +28,7 @@ import {
   shownTotal,
   urlWith,
   waitForHydration,
+  waitForReact,
 } from "./helpers";
 
 /** EXPORT_LIMIT of the browser-test server (scripts/e2e-server.mjs). */
@@ -395,27 +397,46 @@ test.describe("item, BOM and Where Used exports", () => {
     expect(csv.rows[0]!["Org Code"]).toBe(String(product.org_code_s));
   });
 
-  test("BOM export: every line of the BOM with its type, bom-{number}-{date}.csv", async ({ page, request }) => {
-    const { head } = await findBomHead(request, "asset", (c) => c.asset > 1, "has more than one line");
-    const response = await page.request.get(`/bom/${encodeURIComponent(head)}/export.csv?type=all`);
+  test("BOM export: every BOM record of the item with its type, bom-{item}-{date}.csv", async ({ page, request }) => {
+    const { item } = await findBomItem(request, (c) => c.asset > 0 && c.pm + c.other > 0, "is in an asset BOM and another");
+    const response = await page.request.get(`/bom/${encodeURIComponent(item)}/export.csv?type=all`);
     expect(response.status()).toBe(200);
     const disposition = response.headers()["content-disposition"];
     const name = filenameOf(disposition);
-    expect(exportDates().map((d) => `bom-${slug(head)}-${d}.csv`)).toContain(name);
+    expect(exportDates().map((d) => `bom-${slug(item)}-${d}.csv`)).toContain(name);
     expectAttachment(disposition, name);
     const csv = parse(await response.text());
     expect(csv.headers).toEqual(["Type", "Org Code", "Item Number", "Asset Number", "Asset Serial Number", "Asset Group", "Asset Description"]);
     // The counts come from the BOM page, not from this export, so a record lost or doubled shows.
-    const shown = await bomPageTotals(page, head);
+    const shown = await bomPageTotals(page, item);
     const typeCounts = { asset: 0, pm: 0, other: 0 };
     for (const row of csv.rows) typeCounts[row.Type as keyof typeof typeCounts]++;
     expect(typeCounts).toEqual(shown);
-    expect(csv.rows.every((r) => r["Asset Number"] === head)).toBe(true);
+    expect(csv.rows.every((r) => r["Item Number"] === item)).toBe(true);
 
-    // The typed exports hold only their type: all of this asset's lines, and no PM lines.
-    const assets = parse(await (await page.request.get(`/bom/${encodeURIComponent(head)}/export.csv?type=asset`)).text());
-    const itemNumbers = (rows: Record<string, string>[]) => rows.map((r) => r["Item Number"]).sort();
-    expect(itemNumbers(assets.rows)).toEqual(itemNumbers(csv.rows));
-    expect((await page.request.get(`/bom/${encodeURIComponent(head)}/export.csv?type=pm`)).status()).toBe(404);
+    // The typed exports hold only their type.
+    const assets = parse(await (await page.request.get(`/bom/${encodeURIComponent(item)}/export.csv?type=asset`)).text());
+    const heads = (rows: Record<string, string>[]) => rows.map((r) => r["Asset Number"]).sort();
+    expect(heads(assets.rows)).toEqual(heads(csv.rows.filter((r) => r.Type === "asset")));
+  });
+
+  test("BOM lines export: each line with its part, in the page's order, bom-lines-{head}-{date}.csv", async ({ page, request }, testInfo) => {
+    const { head } = await findBomHead(request, "asset", (lines) => lines.length > 2, "has more than two lines");
+    await page.goto(`/boms/${encodeURIComponent(head)}`);
+    await waitForReact(page, testInfo);
+    await page.getByRole("link", { name: "In Stock", exact: true }).click();
+    await expect(page).toHaveURL((u) => u.searchParams.get("sort") === "stock asc");
+    const link = page.getByRole("link", { name: /^Export BOM Lines \(\d+ lines?\)$/ });
+    await expect(link).toHaveAttribute("href", `/boms/${encodeURIComponent(head)}/export.csv?sort=stock+asc`);
+    const response = await page.request.get((await link.getAttribute("href"))!);
+    expect(response.status()).toBe(200);
+    expect(response.headers()["content-type"]).toBe("text/csv; charset=utf-8");
+    const name = filenameOf(response.headers()["content-disposition"]);
+    expect(exportDates().map((d) => `bom-lines-${slug(head)}-${d}.csv`)).toContain(name);
+    const csv = parse(await response.text());
+    expect(csv.headers).toEqual(["Item Number", "Description", "Quantity", "Unit", "In Stock", "Stock Locator"]);
+    // The file is the table, row for row and cell for cell (N/A on the page is an empty cell).
+    const table = await page.locator("table.bom-table tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => (td.textContent ?? "").trim())));
+    expect(csv.rows.map((r) => csv.headers.map((h) => r[h] || "N/A"))).toEqual(table);
   });
 });

@@ -191,7 +191,7 @@ test("when Fusion resets connections the backup catalogue answers with a notice,
 test("an item's pages answered from the backup say so too", async ({ page, request }) => {
   const found = await (await request.get("/api/search?q=pump&rows=1")).json();
   const item: string = found.data.docs[0].item_number_s;
-  const { head } = await findBomHead(request, "asset", (c) => c.asset > 0, "has lines");
+  const { head } = await findBomHead(request, "asset", (lines) => lines.length > 0, "has lines");
   await page.goto(`/product/${encodeURIComponent(item)}`);
   await expect(page.getByRole("heading", { level: 1 })).toContainText(item);
   await expect(page.getByText(NOTICE)).toHaveCount(0);
@@ -203,7 +203,7 @@ test("an item's pages answered from the backup say so too", async ({ page, reque
   await page.goto(`/where-used/${encodeURIComponent(item)}`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Where Used: ${item}`);
   await expect(page.getByText(NOTICE)).toBeVisible();
-  await page.goto(`/bom/${encodeURIComponent(head)}`);
+  await page.goto(`/boms/${encodeURIComponent(head)}`);
   await expect(page.getByRole("heading", { level: 1 })).toContainText(head);
   await expect(page.getByText(NOTICE)).toBeVisible();
 });

@@ -5,11 +5,11 @@
  */
 import { expect, type APIRequestContext, type Locator, type Page, type Response, type TestInfo } from "@playwright/test";
 import * as probes from "../catalogue-probes";
-import type { ApiFacet, ApiSearch, ApiSearchParams, BomCounts, ComponentUses, GetText, ProbeOptions } from "../catalogue-probes";
+import type { ApiFacet, ApiSearch, ApiSearchParams, BomCounts, ComponentUses, GetText, HeadLineRow, ProbeOptions } from "../catalogue-probes";
 import { HOME_PATH, SEARCH_PATH, searchUrl, urlWith } from "../search-urls";
 
 export { HOME_PATH, SEARCH_PATH, searchUrl, urlWith };
-export { exportDates, headingText, type ApiFacet, type ApiSearch, type BomCounts } from "../catalogue-probes";
+export { exportDates, headingText, type ApiFacet, type ApiSearch, type BomCounts, type HeadLineRow } from "../catalogue-probes";
 
 /** Facet keys (URL names) and the labels the panel shows. */
 export const FACET_LABELS = {
@@ -280,8 +280,14 @@ export async function bomColumnTexts(section: Locator, label: string): Promise<s
   }, label);
 }
 
-export function bomCounts(request: APIRequestContext, number: string): Promise<BomCounts> {
-  return probes.bomCounts(viaRequest(request), number);
+/** An item's BOM records by type (its BOM export). */
+export function bomCounts(request: APIRequestContext, item: string): Promise<BomCounts> {
+  return probes.bomCounts(viaRequest(request), item);
+}
+
+/** The lines of the BOM a head heads (its lines export). */
+export function headLines(request: APIRequestContext, head: string): Promise<HeadLineRow[]> {
+  return probes.headLines(viaRequest(request), head);
 }
 
 export function componentUses(request: APIRequestContext, item: string): Promise<ComponentUses> {
@@ -292,7 +298,7 @@ export function findBomItem(request: APIRequestContext, wanted: (uses: Component
   return probes.findBomItem(viaRequest(request), wanted, what, options);
 }
 
-export function findBomHead(request: APIRequestContext, type: "asset" | "pm", wanted: (counts: BomCounts) => boolean, what: string, options: ProbeOptions = {}) {
+export function findBomHead(request: APIRequestContext, type: "asset" | "pm" | "other", wanted: (lines: HeadLineRow[]) => boolean, what: string, options: ProbeOptions = {}) {
   return probes.findBomHead(viaRequest(request), type, wanted, what, options);
 }
 
@@ -314,13 +320,13 @@ export async function sectionTotal(page: Page, title: string): Promise<number> {
 }
 
 /**
- * The line counts a BOM page shows (`/bom/{number}`, or the single-type page it redirects to), read
- * from the page and not from the export, so they can check what the export holds.
+ * The record counts an item's BOM page shows (`/bom/{item}`, or the single-type page it redirects
+ * to), read from the page and not from the export, so they can check what the export holds.
  */
-export async function bomPageTotals(page: Page, number: string): Promise<BomCounts> {
-  const response = await page.goto(`/bom/${encodeURIComponent(number)}`);
-  expect(response?.status(), `BOM page of ${number}`).toBe(200);
-  await expect(page.getByRole("heading", { level: 1 })).toContainText(number);
+export async function bomPageTotals(page: Page, item: string): Promise<BomCounts> {
+  const response = await page.goto(`/bom/${encodeURIComponent(item)}`);
+  expect(response?.status(), `BOM page of ${item}`).toBe(200);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(item);
   const total = async (title: string) => ((await bomSection(page, title).count()) === 0 ? 0 : sectionTotal(page, title));
   return { asset: await total("Asset BOM"), pm: await total("PM BOM"), other: await total("Other BOM Items") };
 }

@@ -4,11 +4,10 @@
  * numbers in the path. Each test runs with and without JavaScript, with the same assertions.
  *
  * Test data is found through the search API and the pages themselves: a component's uses come from
- * its Where Used exports and a BOM's lines from its BOM export (`componentUses`, `bomCounts`),
- * never from hard-coded sample values.
+ * its BOM export and a BOM's lines from its lines export (`componentUses`, `bomCounts`,
+ * `headLines`), never from hard-coded sample values.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { generateBoms } from "../../app/search/engines/embedded/sample-data";
 import {
   apiSearch,
   bomColumnTexts,
@@ -18,9 +17,9 @@ import {
   breadcrumbs,
   columnTexts,
   currentPath,
-  escapeRegExp,
   findBomHead,
   findBomItem,
+  headLines,
   NULL_TEXT,
   openSearch,
   resultRows,
@@ -293,79 +292,18 @@ test.describe("Where Used page", () => {
 });
 
 test.describe("BOM pages", () => {
-  test("a Where Used record leads to its BOM: the asset's lines, each item linking to its page, and back", async ({ page, request }, testInfo) => {
-    const { item, counts } = await findBomItem(request, (c) => c.asset > 0, "is used in an asset BOM");
-    await openSearch(page, testInfo, searchUrl({ q: "pump" }));
-    const search = currentPath(page);
-    await page.goto(`${whereUsedPath(item)}?${new URLSearchParams({ back: search })}`);
-    const whereUsed = currentPath(page);
-    await waitForReact(page, testInfo);
-    const head = (await bomColumnTexts(bomSection(page, "Asset BOM"), "Asset Number"))[0]!;
-    expect(counts.heads.asset).toContain(head);
-    // The item is the same in every record: only the asset number leads on.
-    await expect(bomSection(page, "Asset BOM").getByRole("link", { name: item, exact: true })).toHaveCount(0);
-    await bomSection(page, "Asset BOM").getByRole("link", { name: head, exact: true }).first().click();
+  const bomPath = (prefix: string, item: string) => `/${prefix}/${encodeURIComponent(item)}`;
 
-    await expect(page).toHaveURL(urlWith(`/asset-bom/${encodeURIComponent(head)}`, [["back", whereUsed]]));
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Asset BOM ${head}`);
-    const lines = await bomCounts(request, head);
-    await expect(bomSection(page, "Asset BOM").locator(".range")).toHaveText(`1-${Math.min(BOM_PAGE_SIZE, lines.asset)} of ${lines.asset}`);
-    expect(new Set(await bomColumnTexts(bomSection(page, "Asset BOM"), "Asset Number"))).toEqual(new Set([head]));
-    const items = await bomColumnTexts(bomSection(page, "Asset BOM"), "Item Number");
-    expect(new Set(items).size, "a BOM lists different items").toBe(items.length);
-    await expect(page.getByRole("link", { name: "← Back to Search", exact: true })).toHaveAttribute("href", search);
-    await waitForReact(page, testInfo);
-    await page.getByRole("link", { name: "← Back to Where Used", exact: true }).click();
-    await expect(page).toHaveURL(whereUsed);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Where Used: ${item}`);
-
-    // A line's item opens its page, which leads back to the BOM.
-    await page.goBack();
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Asset BOM ${head}`);
-    await waitForReact(page, testInfo);
-    const other = items.find((i) => i !== item)!;
-    await bomSection(page, "Asset BOM").getByRole("link", { name: other, exact: true }).click();
-    await expect(productTitle(page)).toContainText(`(${other})`);
-    await expect(page.getByRole("link", { name: "← Back", exact: true })).toHaveAttribute("href", new RegExp(`^/asset-bom/${escapeRegExp(encodeURIComponent(head))}\\?back=`));
-  });
-
-  test("an asset's BOM goes to /asset-bom, a PM kit's to /pm-bom", async ({ page, request }) => {
-    const asset = await findBomHead(request, "asset", (c) => c.asset > 0, "has lines");
-    await page.goto(`/bom/${encodeURIComponent(asset.head)}`);
-    await expect(page).toHaveURL((u) => u.pathname === `/asset-bom/${encodeURIComponent(asset.head)}`);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Asset BOM ${asset.head}`);
-    await expect(page.getByRole("link", { name: `Export Asset BOM (${asset.counts.asset} record${asset.counts.asset === 1 ? "" : "s"})`, exact: true })).toHaveAttribute(
-      "href",
-      `/bom/${encodeURIComponent(asset.head)}/export.csv?type=asset`,
-    );
-    await expect(bomSection(page, "Asset BOM").locator(".range")).toHaveText(`1-${Math.min(BOM_PAGE_SIZE, asset.counts.asset)} of ${asset.counts.asset}`);
-    await expect(bomSection(page, "PM BOM")).toHaveCount(0);
-
-    const kit = await findBomHead(request, "pm", (c) => c.pm > 0, "has lines");
-    await page.goto(`/bom/${encodeURIComponent(kit.head)}`);
-    await expect(page).toHaveURL((u) => u.pathname === `/pm-bom/${encodeURIComponent(kit.head)}`);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`PM BOM ${kit.head}`);
-    await expect(page.getByRole("link", { name: `Export PM BOM (${kit.counts.pm} record${kit.counts.pm === 1 ? "" : "s"})`, exact: true })).toHaveAttribute(
-      "href",
-      `/bom/${encodeURIComponent(kit.head)}/export.csv?type=pm`,
-    );
-    expect(new Set(await bomColumnTexts(bomSection(page, "PM BOM"), "Item Number"))).toContain(kit.component);
-    await expect(bomSection(page, "Asset BOM")).toHaveCount(0);
-  });
-
-  test("a tool's BOM shows BOM Details with every section and its range", async ({ page, request }) => {
-    // Tools' BOMs are in no Where Used section: the first tool of the suite's 5,000-item sample
-    // catalogue (the generator is the catalogue's own).
-    const tool = [...generateBoms(5000)].find((line) => line.type === "other")!.asset_number!;
-    const counts = await bomCounts(request, tool);
-    expect(counts.other).toBeGreaterThan(0);
-    const response = await page.goto(`/bom/${encodeURIComponent(tool)}`);
+  test("an item's BOM page: BOM Details with Asset BOM, PM BOM and Other BOM Items, their ranges and the export", async ({ page, request }) => {
+    const { item, counts } = await findBomItem(request, (c) => c.asset > 0 && c.other > 0, "is in an asset BOM and a tool's BOM");
+    const response = await page.goto(bomPath("bom", item));
     expect(response?.status()).toBe(200);
-    expect(new URL(page.url()).pathname).toBe(`/bom/${encodeURIComponent(tool)}`);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`BOM Details ${tool}`);
-    await expect(page.getByRole("link", { name: `Export BOM (${counts.other} record${counts.other === 1 ? "" : "s"})`, exact: true })).toHaveAttribute(
+    expect(new URL(page.url()).pathname).toBe(bomPath("bom", item));
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`BOM Details ${item}`);
+    const records = counts.asset + counts.pm + counts.other;
+    await expect(page.getByRole("link", { name: `Export BOM (${records} record${records === 1 ? "" : "s"})`, exact: true })).toHaveAttribute(
       "href",
-      `/bom/${encodeURIComponent(tool)}/export.csv?type=all`,
+      `${bomPath("bom", item)}/export.csv?type=all`,
     );
     const sections: [string, number, string][] = [
       ["Asset BOM", counts.asset, "No Asset BOM data found for this item"],
@@ -381,33 +319,176 @@ test.describe("BOM pages", () => {
       }
       await expect(section.locator(".range"), title).toHaveText(`1-${Math.min(BOM_PAGE_SIZE, count)} of ${count}`);
       await expect(section.locator("tbody > tr"), title).toHaveCount(Math.min(BOM_PAGE_SIZE, count));
-      await expect(section.locator("thead th")).toHaveText([
-        /^Org Code/,
-        /^Item Number/,
-        /^Asset Number/,
-        /^Asset Serial Number/,
-        /^Asset Group/,
-        /^Asset Description/,
-      ]);
+      await expect(section.locator("thead th")).toHaveText([/^Org Code/, /^Item Number/, /^Asset Number/, /^Asset Serial Number/, /^Asset Group/, /^Asset Description/]);
+      expect(new Set(await bomColumnTexts(section, "Item Number")), title).toEqual(new Set([item]));
+    }
+    expect(new Set(await bomColumnTexts(bomSection(page, "Asset BOM"), "Asset Number")).size).toBeGreaterThan(0);
+    for (const head of await bomColumnTexts(bomSection(page, "Asset BOM"), "Asset Number")) expect(counts.heads.asset).toContain(head);
+  });
+
+  test("an item in a tool's BOM: Where Used leads to its BOM page, whose Other BOM Items lists the tools, each leading to its lines", async ({ page, request }, testInfo) => {
+    const { item, counts } = await findBomItem(request, (c) => c.other > 0, "is in a tool's BOM");
+    await page.goto(whereUsedPath(item));
+    const whereUsed = currentPath(page);
+    const records = counts.asset + counts.pm + counts.other;
+    await waitForReact(page, testInfo);
+    await page.getByRole("link", { name: `View BOM (${records} record${records === 1 ? "" : "s"}, ${counts.other} in tools' BOMs)`, exact: true }).click();
+    await expect(page).toHaveURL(urlWith(bomPath("bom", item), [["back", whereUsed]]));
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`BOM Details ${item}`);
+    await expect(page.getByRole("link", { name: "← Back to Where Used", exact: true })).toHaveAttribute("href", whereUsed);
+    const other = bomSection(page, "Other BOM Items");
+    await expect(other.locator(".range")).toHaveText(`1-${Math.min(BOM_PAGE_SIZE, counts.other)} of ${counts.other}`);
+    const tools = await bomColumnTexts(other, "Asset Number");
+    expect(new Set(tools)).toEqual(new Set(counts.heads.other.slice(0, BOM_PAGE_SIZE)));
+    const bomPage = currentPath(page);
+    await waitForReact(page, testInfo);
+    await other.getByRole("link", { name: tools[0]!, exact: true }).click();
+    await expect(page).toHaveURL(urlWith(bomPath("boms", tools[0]!), [["back", bomPage]]));
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`BOM Lines ${tools[0]}`);
+    await expect(page.locator("dl.head-facts")).toContainText("TypeTool");
+    expect(await bomColumnTexts(bomSection(page, "Lines"), "Item Number")).toContain(item);
+    await waitForReact(page, testInfo);
+    await page.getByRole("link", { name: "← Back to BOM", exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`BOM Details ${item}`);
+  });
+
+  test("an item used only in assets goes to /asset-bom, only in PM kits to /pm-bom", async ({ page, request }) => {
+    for (const type of ["asset", "pm"] as const) {
+      const { item, counts } = await findBomItem(request, (c) => c[type] > 0 && c.asset + c.pm + c.other === c[type], `is only in ${type} BOMs`);
+      await page.goto(`${bomPath("bom", item)}?back=${encodeURIComponent(SEARCH_PATH)}`);
+      await expect(page).toHaveURL(urlWith(bomPath(`${type}-bom`, item), [["back", SEARCH_PATH]]));
+      const title = type === "asset" ? "Asset BOM" : "PM BOM";
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(`${title} ${item}`);
+      const n = counts[type];
+      await expect(page.getByRole("link", { name: `Export ${title} (${n} record${n === 1 ? "" : "s"})`, exact: true })).toHaveAttribute(
+        "href",
+        `${bomPath("bom", item)}/export.csv?type=${type}`,
+      );
+      await expect(bomSection(page, title).locator(".range")).toHaveText(`1-${Math.min(BOM_PAGE_SIZE, n)} of ${n}`);
+      await expect(bomSection(page, type === "asset" ? "PM BOM" : "Asset BOM")).toHaveCount(0);
     }
   });
 
-  test("an item number heads no BOM: 404 with the message, the way to where it is used, Try Again and ← Back to Search", async ({ page, request }, testInfo) => {
-    const used = await findBomItem(request, (c) => c.asset > 0, "is used in an asset BOM");
-    const response = await page.goto(`/bom/${encodeURIComponent(used.item)}`);
-    expect(response?.status()).toBe(404);
+  test("an item in no BOM: 404 with the spec's message, Try Again and ← Back to Search", async ({ page, request }) => {
+    const unused = await findBomItem(request, (c) => c.asset + c.pm + c.other === 0, "is in no BOM");
+    expect((await page.goto(bomPath("bom", unused.item)))?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: "No BOM data found for this item", exact: true })).toBeVisible();
-    await expect(page.getByRole("link", { name: "Try Again", exact: true })).toHaveAttribute("href", `/bom/${encodeURIComponent(used.item)}`);
+    await expect(page.getByRole("link", { name: "Try Again", exact: true })).toHaveAttribute("href", bomPath("bom", unused.item));
     await expect(page.getByRole("link", { name: "← Back to Search", exact: true })).toBeVisible();
-    await waitForReact(page, testInfo);
-    await page.getByRole("link", { name: "View Where Used", exact: true }).click();
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Where Used: ${used.item}`);
+  });
+});
 
-    // An item used nowhere has nowhere to lead to.
-    const unused = await findBomItem(request, (c) => c.asset + c.pm === 0, "is in no BOM");
-    expect((await page.goto(`/bom/${encodeURIComponent(unused.item)}`))?.status()).toBe(404);
-    await expect(page.getByRole("heading", { name: "No BOM data found for this item", exact: true })).toBeVisible();
-    await expect(page.getByRole("link", { name: "View Where Used", exact: true })).toHaveCount(0);
+test.describe("a BOM's lines", () => {
+  const linesPath = (head: string) => `/boms/${encodeURIComponent(head)}`;
+  const lines = (page: Page) => bomSection(page, "Lines");
+
+  test("each line with its part's description, quantity, unit, stock and locator, sortable by column", async ({ page, request }, testInfo) => {
+    const { head, lines: exported } = await findBomHead(request, "asset", (l) => l.length > 3, "has more than three lines");
+    const response = await page.goto(linesPath(head));
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`BOM Lines ${head}`);
+    await expect(page.locator("dl.head-facts")).toContainText("TypeAsset");
+    await expect(lines(page).locator(".range")).toHaveText(`1-${exported.length} of ${exported.length}`);
+    await expect(lines(page).locator("thead th")).toHaveText([/^Item Number/, /^Description/, /^Quantity/, /^Unit/, /^In Stock/, /^Stock Locator/]);
+    const items = await bomColumnTexts(lines(page), "Item Number");
+    // Every part as the catalogue has it (the items' own API, not this page's export).
+    const cells = {
+      description: await bomColumnTexts(lines(page), "Description"),
+      unit: await bomColumnTexts(lines(page), "Unit"),
+      stock: await bomColumnTexts(lines(page), "In Stock"),
+      locator: await bomColumnTexts(lines(page), "Stock Locator"),
+    };
+    for (const [i, item] of items.entries()) {
+      const product = (await (await request.get(`/api/products/${encodeURIComponent(item)}`)).json()).data as Record<string, unknown>;
+      const shown = (value: unknown) => (value === undefined || value === null || value === "" ? NULL_TEXT : String(value));
+      expect(cells.description[i], item).toBe(shown(product.item_description_t));
+      expect(cells.unit[i], item).toBe(shown(product.attribute_issue_uom_s));
+      expect(cells.stock[i], item).toBe(shown(product.attribute_quantity_on_hand_i));
+      expect(cells.locator[i], item).toBe(shown(product.attribute_stock_locator_s));
+    }
+    expect(await bomColumnTexts(lines(page), "Quantity")).toEqual(exported.map((l) => l.quantity || NULL_TEXT));
+
+    // Sort by stock: ascending, then descending, as links (with or without JavaScript).
+    const stockOf = async () => (await bomColumnTexts(lines(page), "In Stock")).filter((v) => v !== NULL_TEXT).map(Number);
+    await waitForReact(page, testInfo);
+    await lines(page).getByRole("link", { name: "In Stock", exact: true }).click();
+    await expect(page).toHaveURL(urlWith(linesPath(head), [["sort", "stock asc"]]));
+    await expect(lines(page).locator("th", { hasText: "In Stock" })).toHaveAttribute("aria-sort", "ascending");
+    const ascending = await stockOf();
+    expect(ascending).toEqual([...ascending].sort((a, b) => a - b));
+    await waitForReact(page, testInfo);
+    await lines(page).getByRole("link", { name: "In Stock", exact: true }).click();
+    await expect(page).toHaveURL(urlWith(linesPath(head), [["sort", "stock desc"]]));
+    await expect(lines(page).locator("th", { hasText: "In Stock" })).toHaveAttribute("aria-sort", "descending");
+    const descending = await stockOf();
+    expect(descending).toEqual([...ascending].sort((a, b) => b - a));
+    await waitForReact(page, testInfo);
+    await lines(page).getByRole("link", { name: "Description", exact: true }).click();
+    await expect(page).toHaveURL(urlWith(linesPath(head), [["sort", "description asc"]]));
+    const descriptions = (await bomColumnTexts(lines(page), "Description")).filter((v) => v !== NULL_TEXT);
+    expect(descriptions).toEqual([...descriptions].sort((a, b) => a.localeCompare(b, "en", { sensitivity: "base", numeric: true })));
+  });
+
+  test("Where Used → a BOM's lines → a part → back to the lines → back to Where Used", async ({ page, request }, testInfo) => {
+    const { item, counts } = await findBomItem(request, (c) => c.asset > 0, "is used in an asset BOM");
+    await openSearch(page, testInfo, searchUrl({ q: "pump" }));
+    const search = currentPath(page);
+    await page.goto(`${whereUsedPath(item)}?${new URLSearchParams({ back: search })}`);
+    const whereUsed = currentPath(page);
+    await waitForReact(page, testInfo);
+    const head = (await bomColumnTexts(bomSection(page, "Asset BOM"), "Asset Number"))[0]!;
+    expect(counts.heads.asset).toContain(head);
+    await bomSection(page, "Asset BOM").getByRole("link", { name: head, exact: true }).first().click();
+
+    await expect(page).toHaveURL(urlWith(linesPath(head), [["back", whereUsed]]));
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`BOM Lines ${head}`);
+    const items = await bomColumnTexts(lines(page), "Item Number");
+    expect(items).toContain(item);
+    await expect(page.getByRole("link", { name: "← Back to Search", exact: true })).toHaveAttribute("href", search);
+
+    // A line's part opens its page, whose Back returns to these lines.
+    const other = items.find((i) => i !== item) ?? item;
+    await waitForReact(page, testInfo);
+    await lines(page).getByRole("link", { name: other, exact: true }).click();
+    await expect(productTitle(page)).toContainText(`(${other})`);
+    await waitForReact(page, testInfo);
+    await page.getByRole("link", { name: "← Back", exact: true }).click();
+    await expect(page).toHaveURL(urlWith(linesPath(head), [["back", whereUsed]]));
+
+    await waitForReact(page, testInfo);
+    await page.getByRole("link", { name: "← Back to Where Used", exact: true }).click();
+    await expect(page).toHaveURL(whereUsed);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Where Used: ${item}`);
+  });
+
+  test("a search for an asset's or a tool's number opens its lines; Back to Search shows the list", async ({ page, request }, testInfo) => {
+    const asset = await findBomHead(request, "asset", (l) => l.length > 0, "has lines");
+    const tool = await findBomHead(request, "other", (l) => l.length > 0, "has lines");
+    for (const { head, lines: expected } of [asset, tool]) {
+      await openSearch(page, testInfo, searchUrl({ q: "pump" }));
+      await page.locator("#site-search").fill(head);
+      await page.locator("#site-search").press("Enter");
+      await expect(page).toHaveURL((u) => u.pathname === linesPath(head));
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(`BOM Lines ${head}`);
+      await expect(lines(page).locator(".range")).toHaveText(`1-${expected.length} of ${expected.length}`);
+      await waitForReact(page, testInfo);
+      await page.getByRole("link", { name: "← Back to Search", exact: true }).click();
+      await expect(page).toHaveURL((u) => u.pathname === SEARCH_PATH && u.searchParams.get("q") === head);
+      await expect(resultsHeading(page)).toBeVisible();
+    }
+  });
+
+  test("a bookmark of a head's old BOM address leads to its lines; a number heading nothing is not found", async ({ page, request }) => {
+    const { head, lines: expected } = await findBomHead(request, "pm", (l) => l.length > 0, "has lines");
+    await page.goto(`/bom/${encodeURIComponent(head)}`);
+    await expect(page).toHaveURL((u) => u.pathname === linesPath(head));
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`BOM Lines ${head}`);
+    await expect(page.locator("dl.head-facts")).toContainText("TypePM kit");
+    await expect(lines(page).locator(".range")).toHaveText(`1-${expected.length} of ${expected.length}`);
+
+    expect((await page.goto(linesPath("NO-SUCH-HEAD-1")))?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "BOM Not Found", exact: true })).toBeVisible();
+    await expect(page.getByText("No BOM is headed by NO-SUCH-HEAD-1", { exact: true })).toBeVisible();
   });
 });
 
@@ -461,13 +542,15 @@ test.describe("hostile item numbers in the path", () => {
   });
 });
 
-test("BOM counts found through the exports agree with the Where Used and BOM pages", async ({ page, request }) => {
+test("BOM counts found through the exports agree with the Where Used, BOM and BOM lines pages", async ({ page, request }) => {
   // Guards the test data helpers themselves: every count they read from an export is the one a page shows.
   const { item, counts } = await findBomItem(request, (c) => c.asset > 0 && c.pm > 0, "is in an asset BOM and a PM BOM");
   await page.goto(whereUsedPath(item));
   expect(await sectionTotal(page, "Asset BOM"), "Where Used: Asset BOM").toBe(counts.asset);
   expect(await sectionTotal(page, "PM BOM"), "Where Used: PM BOM").toBe(counts.pm);
+  expect(await bomPageTotals(page, item)).toEqual(await bomCounts(request, item));
   for (const head of [counts.heads.asset[0]!, counts.heads.pm[0]!]) {
-    expect(await bomPageTotals(page, head), head).toEqual(await bomCounts(request, head));
+    await page.goto(`/boms/${encodeURIComponent(head)}`);
+    expect(await sectionTotal(page, "Lines"), head).toBe((await headLines(request, head)).length);
   }
 });

@@ -20,7 +20,7 @@ async function fixture(request: Parameters<typeof apiSearch>[0]) {
   const pump = await apiSearch(request, { q: "pump", rows: 0 });
   const category = pump.facets.find((f) => f.field === "category_s" || f.field.endsWith("category_s"))?.values[0]?.value;
   expect(category, "a category of the pump results").toBeTruthy();
-  const { component: item, head } = await findBomHead(request, "asset", (c) => c.asset > 0, "has lines");
+  const { component: item, head } = await findBomHead(request, "asset", (lines) => lines.length > 0, "has lines");
   return { results: searchUrl({ q: "pump", f: `category:${category}` }), item, head };
 }
 
@@ -93,19 +93,23 @@ for (const width of [320, 360, 1280]) {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Where Used: ${item}`);
     await expectNoSidewaysScroll(page, "Where Used");
 
-    // A record's asset number leads to that asset's BOM, on a card as in a table.
-    const asset = page.getByRole("region", { name: "Asset BOM", exact: true }).locator('a[href^="/bom/"]').first();
+    // A record's asset number leads to the lines of that asset's BOM, on a card as in a table.
+    const asset = page.getByRole("region", { name: "Asset BOM", exact: true }).locator('a[href^="/boms/"]').first();
     await expect(asset).toBeVisible();
     const link = (await asset.boundingBox())!;
     expect(link.x + link.width, "the asset number link is inside the window").toBeLessThanOrEqual(width);
     const number = ((await asset.textContent()) ?? "").trim();
     await waitForReact(page, testInfo);
     await asset.click();
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Asset BOM ${number}`);
-    await expectNoSidewaysScroll(page, "BOM");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`BOM Lines ${number}`);
+    await expectNoSidewaysScroll(page, "BOM lines");
 
-    await page.goto(`/bom/${encodeURIComponent(head)}`);
+    await page.goto(`/boms/${encodeURIComponent(head)}`);
     await expect(page.getByRole("heading", { level: 1 })).toContainText(head);
+    await expectNoSidewaysScroll(page, "BOM lines");
+
+    await page.goto(`/bom/${encoded}`);
+    await expect(page.getByRole("heading", { level: 1 })).toContainText(item);
     await expectNoSidewaysScroll(page, "BOM");
   });
 }

@@ -488,6 +488,44 @@ describe("the portal's client against the stand-in", () => {
   });
 });
 
+describe("the BOM pages' calls against the stand-in", () => {
+  const fusion = () =>
+    new FusionEngine(
+      { url: standIn.url, app: "parts", queryProfile: "parts", bomProfile: "ge-appliances-boms", assetBomProfile: "asset-boms", timeoutMs: 5_000 },
+      DEFAULT_SEARCH_CONFIG,
+    );
+
+  it("answers an item's records of each type through the spec's calls (asset-boms with fq, the BOM profile with itemNumber), as the catalogue does", async () => {
+    const { item } = await busyItem();
+    const client = fusion();
+    const before = standIn.requests.length;
+    for (const type of ["asset", "pm", "other", undefined] as const) {
+      const request = { itemNumber: item, ...(type ? { type } : {}), start: 0, rows: 50 };
+      const [through, direct] = await Promise.all([client.bom(request), engine.bom(request)]);
+      expect(through.total, type ?? "all").toBe(direct.total);
+      expect(through.docs.map((d) => d.id).sort()).toEqual(direct.docs.map((d) => d.id).sort());
+    }
+    const sent = standIn.requests.slice(before).map((r) => ({ path: r.path, params: new URLSearchParams(r.params) }));
+    const asset = sent.find((r) => r.path.endsWith("/query/asset-boms"))!;
+    expect(asset.params.getAll("fq")).toEqual([`item_number_s:${solrPhrase(item)}`]);
+    const others = sent.filter((r) => r.path.endsWith("/query/ge-appliances-boms"));
+    expect(others.map((r) => r.params.get("itemNumber"))).toEqual([item, item, item]);
+    expect(others.map((r) => r.params.get("type"))).toEqual(["pm", "other", null]);
+  });
+
+  it("finds a BOM's parts by item-number filters on the query profile, as the catalogue does", async () => {
+    const { item } = await busyItem();
+    const [use] = (await engine.bom({ itemNumber: item, start: 0, rows: 1 })).docs;
+    const lines = (await engine.bom({ assetNumber: use!.asset_number!, start: 0, rows: 100 })).docs;
+    const filters = lines.map((l) => ({ field: "item_number_s", value: l.item_number, type: "include" as const }));
+    const request = { q: "", within: [], filters, sort: null, start: 0, rows: lines.length, facetFields: [], highlight: false };
+    const [through, direct] = await Promise.all([fusion().search(request), engine.search(request)]);
+    const numbers = (docs: Record<string, unknown>[]) => docs.map((d) => String(d.item_number_s)).sort();
+    expect(numbers(through.docs)).toEqual(numbers(direct.docs));
+    expect(numbers(direct.docs)).toEqual([...new Set(lines.map((l) => l.item_number))].sort());
+  });
+});
+
 describe("access", () => {
   it("answers health on / and /api, and 404 for an unknown app or profile", async () => {
     for (const p of ["/", "/api"]) {

@@ -6,7 +6,7 @@
  */
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import { exportDates, findBomItem } from "../catalogue-probes";
+import { exportDates, findBomHead, findBomItem } from "../catalogue-probes";
 import { anchors, element, headings, textOf } from "./html";
 import { get } from "./server";
 
@@ -32,7 +32,7 @@ describe("what does not exist", () => {
   });
 
   it("an export without records answers 404 with No data available for export", async () => {
-    const { item } = await findBomItem(get, (c) => c.asset + c.pm === 0, "is in no BOM");
+    const { item } = await findBomItem(get, (c) => c.asset + c.pm + c.other === 0, "is in no BOM");
     for (const url of [
       `/bom/${encodeURIComponent(item)}/export.csv?type=all`,
       `/where-used/${encodeURIComponent(item)}/export.csv?type=asset`,
@@ -57,7 +57,7 @@ describe("hostile item numbers in the path", () => {
     ["a%2Fb c#%25", "a%2Fb c#%25"],
   ];
 
-  it.each(["product", "where-used", "bom"])("/%s/… answers 400 or 404, never runs or leaks anything", async (route) => {
+  it.each(["product", "where-used", "bom", "boms"])("/%s/… answers 400 or 404, never runs or leaks anything", async (route) => {
     for (const [name, segment] of hostile) {
       const response = await get(`/${route}/${segment}`);
       const html = await response.text();
@@ -101,5 +101,63 @@ describe("the Where Used export", () => {
     const firstSection = page.split('<section class="bom-section"')[1] ?? "";
     const range = /<(\w+)\b[^>]*class="range"[^>]*>([\s\S]*?)<\/\1>/.exec(firstSection)?.[2] ?? "";
     expect(textOf(range)).toBe(`1-5 of ${counts.asset}`);
+  });
+});
+
+describe("a BOM's lines and the addresses that lead there", () => {
+  const filenameOf = (disposition: string | null) => /filename="([^"]+)"/.exec(disposition ?? "")?.[1] ?? "";
+
+  it("/boms/{head} is a page and its export a CSV attachment; a number heading nothing is 404", async () => {
+    const { head, lines } = await findBomHead(get, "asset", (l) => l.length > 0, "has lines");
+    const page = await get(`/boms/${encodeURIComponent(head)}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(headings(await page.text())).toContain(`BOM Lines ${head}`);
+
+    const file = await get(`/boms/${encodeURIComponent(head)}/export.csv?sort=description%20desc`);
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(file.headers.get("cache-control")).toBe("no-store");
+    const disposition = file.headers.get("content-disposition");
+    expect(disposition).toContain("attachment");
+    expect(exportDates().map((d) => `bom-lines-${head.toLowerCase()}-${d}.csv`)).toContain(filenameOf(disposition));
+    const body = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await file.arrayBuffer());
+    expect(body.startsWith(BOM_UTF8)).toBe(true);
+    const csv = Papa.parse<Record<string, string>>(body.slice(1), { header: true, skipEmptyLines: true });
+    expect(csv.meta.fields).toEqual(["Item Number", "Description", "Quantity", "Unit", "In Stock", "Stock Locator"]);
+    expect(csv.data.map((r) => r["Item Number"]).sort()).toEqual(lines.map((l) => l.item).sort());
+    const descriptions = csv.data.map((r) => r.Description ?? "").filter((d) => d !== "");
+    expect(descriptions).toEqual([...descriptions].sort((a, b) => b.localeCompare(a, "en", { sensitivity: "base", numeric: true })));
+
+    for (const path of ["/boms/NO-SUCH-HEAD-1", "/boms/NO-SUCH-HEAD-1/export.csv"]) expect((await get(path)).status, path).toBe(404);
+  });
+
+  it("redirects a head's old BOM address and its export, and a search for a head's number, to its lines", async () => {
+    const { head } = await findBomHead(get, "asset", (l) => l.length > 0, "has lines");
+    const at = (path: string) => get(path, { redirect: "manual" });
+    const old = await at(`/bom/${encodeURIComponent(head)}?back=%2Fcrib-search`);
+    expect(old.status).toBe(302);
+    expect(old.headers.get("location")).toBe(`/boms/${encodeURIComponent(head)}?back=%2Fcrib-search`);
+    const oldFile = await at(`/bom/${encodeURIComponent(head)}/export.csv?type=all`);
+    expect(oldFile.status).toBe(302);
+    expect(oldFile.headers.get("location")).toBe(`/boms/${encodeURIComponent(head)}/export.csv`);
+    const search = await at(`/crib-search/search?q=${encodeURIComponent(head.toLowerCase())}`);
+    expect(search.status).toBe(302);
+    const location = new URL(search.headers.get("location")!, "http://x");
+    expect(location.pathname).toBe(`/boms/${encodeURIComponent(head)}`);
+    expect(location.searchParams.get("back")).toBe(`/crib-search/search?q=${encodeURIComponent(head.toLowerCase())}&list=1`);
+  });
+
+  it("an item's BOM page and export answer for an item number, with the spec's redirect for one type", async () => {
+    const { item, counts } = await findBomItem(get, (c) => c.asset > 0 && c.pm + c.other === 0, "is only in asset BOMs");
+    const page = await get(`/bom/${encodeURIComponent(item)}`, { redirect: "manual" });
+    expect(page.status).toBe(302);
+    expect(page.headers.get("location")).toBe(`/asset-bom/${encodeURIComponent(item)}`);
+    expect((await get(`/asset-bom/${encodeURIComponent(item)}`)).status).toBe(200);
+    const file = await get(`/bom/${encodeURIComponent(item)}/export.csv?type=asset`);
+    expect(file.status).toBe(200);
+    expect(exportDates().map((d) => `bom-${item.toLowerCase()}-${d}.csv`)).toContain(filenameOf(file.headers.get("content-disposition")));
+    expect(Papa.parse((await file.text()).replace(/^\uFEFF/, ""), { skipEmptyLines: true }).data).toHaveLength(counts.asset + 1);
+    expect((await get(`/bom/${encodeURIComponent(item)}/export.csv?type=pm`)).status).toBe(404);
   });
 });

@@ -77,7 +77,7 @@ beforeAll(async () => {
   const body = await (await get("/api/search?q=pump&rows=1")).json();
   item = body.data.docs[0].item_number_s;
   expect(item).toBeTruthy();
-  ({ head } = await findBomHead(get, "asset", (c) => c.asset > 0, "has lines"));
+  ({ head } = await findBomHead(get, "asset", (lines) => lines.length > 0, "has lines"));
 });
 
 describe("open redirects never leave the site", () => {
@@ -91,16 +91,19 @@ describe("open redirects never leave the site", () => {
     ["an item page", () => `/product/${encodeURIComponent(item)}`, "← Back"],
     ["a missing item's error panel", () => "/product/NO-SUCH-ITEM-0000", "← Back to Search"],
     ["a Where Used page", () => `/where-used/${encodeURIComponent(item)}`, null],
-    ["a BOM page", () => `/asset-bom/${encodeURIComponent(head)}`, "← Back to Search"],
-    ["an item's BOM error panel (it heads no BOM)", () => `/bom/${encodeURIComponent(item)}`, "← Back to Search"],
+    ["a BOM's lines page", () => `/boms/${encodeURIComponent(head)}`, "← Back to Search"],
+    ["an item's BOM page (or its error panel when it is in no BOM)", () => `/bom/${encodeURIComponent(item)}`, "← Back to Search"],
+    ["a head's old BOM address (redirected to its lines)", () => `/bom/${encodeURIComponent(head)}`, "← Back to Search"],
     ["a missing item's BOM error panel", () => "/bom/NO-SUCH-ITEM-0000", "← Back"],
+    ["a missing head's lines error panel", () => "/boms/NO-SUCH-HEAD-0000", "← Back"],
   ];
 
   it.each(pages)("as the Back link of %s", async (_what, path, backText) => {
     for (const payload of OPEN_REDIRECTS) {
       let target = `${path()}?${new URLSearchParams({ back: payload })}`;
       let response = await get(target, { redirect: "manual" });
-      // A BOM page with one kind of BOM leads to that kind's page, with the back parameter as it came.
+      // A BOM page with one kind of BOM leads to that kind's page, a head's old BOM address to its
+      // lines, with the back parameter as it came.
       for (let hops = 0; response.status >= 300 && response.status < 400 && hops < 3; hops++) {
         const location = response.headers.get("location")!;
         expect(staysOnSite(location, url("/")), `Location ${location} of ${target}`).toBe(true);

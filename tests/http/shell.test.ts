@@ -66,7 +66,7 @@ beforeAll(async () => {
     startPortal({ E2E_CATALOG_DB: cacheDb("shell-sso.db"), E2E_SAMPLE_ITEMS: "50", E2E_OIDC_ISSUER: `http://127.0.0.1:${await freePort()}`, SITE_URL }, ssoPort),
   ]);
   // An item used in an asset's bill of materials, and that asset: its BOM page is a page and not an error.
-  ({ component: item, head } = await findBomHead((p) => get(p), "asset", (c) => c.asset > 0, "has lines"));
+  ({ component: item, head } = await findBomHead((p) => get(p), "asset", (lines) => lines.length > 0, "has lines"));
   expect(item, "an item on a BOM").toBeTruthy();
 }, 150_000);
 
@@ -84,7 +84,7 @@ function pageTypes(): [string, string, number, string][] {
     ["export dialog", `${searchUrl({ q: "pump" })}&export=all`, 200, portal.url],
     ["item", `/product/${path}`, 200, portal.url],
     ["Where Used", `/where-used/${path}`, 200, portal.url],
-    ["BOM", `/asset-bom/${encodeURIComponent(head)}`, 200, portal.url],
+    ["BOM lines", `/boms/${encodeURIComponent(head)}`, 200, portal.url],
     ["404", "/no/such/page", 404, portal.url],
     ["sign-in", "/login", 200, sso.url],
     ["support", "/support", 200, portal.url],

@@ -11,6 +11,7 @@ type Loader = (args: LoaderFunctionArgs) => Promise<Response> | Response;
 let exportCsv: Loader;
 let productCsv: Loader;
 let bomCsv: Loader;
+let linesCsv: Loader;
 let whereUsedCsv: Loader;
 let api: Loader;
 
@@ -18,6 +19,7 @@ beforeAll(async () => {
   exportCsv = (await import("~/routes/crib-search.export[.]csv")).loader;
   productCsv = (await import("~/routes/product.$id_.export[.]csv")).loader;
   bomCsv = (await import("~/routes/bom.$item_.export[.]csv")).loader;
+  linesCsv = (await import("~/routes/boms.$head_.export[.]csv")).loader;
   whereUsedCsv = (await import("~/routes/where-used.$item_.export[.]csv")).loader;
   api = (await import("~/routes/api.search")).loader;
 });
@@ -145,19 +147,35 @@ describe("item, BOM and Where Used exports", () => {
     expect(used.length - 1).toBeLessThanOrEqual(1000);
     expect(used.slice(1).every((r) => r[1] === found!.item)).toBe(true);
 
-    // The BOM of the first asset that uses it: its lines, the component among them.
-    const head = used[1]![2]!;
-    const bom = await bomCsv(args(`/bom/${encodeURIComponent(head)}/export.csv?type=all`, { item: head }));
+    // The item's BOM export: every record of it, of every type, the type first.
+    const bom = await bomCsv(args(`/bom/${encodeURIComponent(found!.item)}/export.csv?type=all`, { item: found!.item }));
     expect(bom.status).toBe(200);
-    expect(bom.headers.get("Content-Disposition")).toContain(`bom-${head.toLowerCase()}-${today}.csv`);
+    expect(bom.headers.get("Content-Disposition")).toContain(`bom-${found!.item.toLowerCase()}-${today}.csv`);
     const rows = await csvOf(bom);
     expect(rows[0]).toEqual(["Type", "Org Code", "Item Number", "Asset Number", "Asset Serial Number", "Asset Group", "Asset Description"]);
-    expect(rows.slice(1).every((r) => r[0] === "asset" && r[3] === head)).toBe(true);
-    expect(rows.slice(1).map((r) => r[2])).toContain(found!.item);
-    // A component heads no BOM of its own.
-    const none = await bomCsv(args(`/bom/${encodeURIComponent(found!.item)}/export.csv?type=all`, { item: found!.item }));
-    expect(none.status).toBe(404);
-    expect(await none.text()).toContain("No data available for export");
+    expect(rows.slice(1).every((r) => r[2] === found!.item)).toBe(true);
+    expect(rows.slice(1).filter((r) => r[0] === "asset").map((r) => r[3]).sort()).toEqual(used.slice(1).map((r) => r[2]).sort());
+
+    // The lines of the first asset that uses it: the component among them, with its description.
+    const head = used[1]![2]!;
+    const lines = await linesCsv(args(`/boms/${encodeURIComponent(head)}/export.csv`, { head }));
+    expect(lines.status).toBe(200);
+    expect(lines.headers.get("Content-Disposition")).toContain(`bom-lines-${head.toLowerCase()}-${today}.csv`);
+    const lineRows = await csvOf(lines);
+    expect(lineRows[0]).toEqual(["Item Number", "Description", "Quantity", "Unit", "In Stock", "Stock Locator"]);
+    const line = lineRows.find((r) => r[0] === found!.item);
+    const item = (await search(`?q=${encodeURIComponent(found!.item)}&rows=5`)).docs.find((d) => d.item_number_s === found!.item)!;
+    expect(line?.[1]).toBe(item.item_description_t);
+
+    // An item number in no BOM has nothing to export.
+    let none: Response | null = null;
+    for (const doc of docs) {
+      const other = String(doc.item_number_s);
+      none = await bomCsv(args(`/bom/${encodeURIComponent(other)}/export.csv?type=all`, { item: other }));
+      if (none.status !== 200) break;
+    }
+    expect(none!.status).toBe(404);
+    expect(await none!.text()).toContain("No data available for export");
 
     const badType = await whereUsedCsv(args(`/where-used/${found!.item}/export.csv?type=other`, { item: found!.item }));
     expect(badType.status).toBe(400);

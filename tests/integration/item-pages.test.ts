@@ -11,9 +11,20 @@ const { dir } = useTemporaryCatalog(ITEMS);
 
 /** The sample catalogue's BOMs (the catalogue is built from the same generator): head number → lines. */
 const boms = new Map<string, BomDoc[]>();
-for (const line of generateBoms(ITEMS)) boms.set(line.asset_number!, [...(boms.get(line.asset_number!) ?? []), line]);
+/** And the other way round: component → its records (its uses). */
+const uses = new Map<string, BomDoc[]>();
+for (const line of generateBoms(ITEMS)) {
+  boms.set(line.asset_number!, [...(boms.get(line.asset_number!) ?? []), line]);
+  uses.set(line.item_number, [...(uses.get(line.item_number) ?? []), line]);
+}
 /** The first BOM head whose lines are all of `type`. */
 const headOf = (type: BomType) => [...boms].find(([, lines]) => lines.every((l) => l.type === type))![0];
+const countOf = (records: BomDoc[], type: BomType) => records.filter((r) => r.type === type).length;
+/** The first component whose records' counts by type satisfy `wanted`, the busiest first. */
+const componentWith = (wanted: (c: Record<BomType, number>) => boolean) =>
+  [...uses]
+    .sort((a, b) => b[1].length - a[1].length)
+    .find(([, records]) => wanted({ asset: countOf(records, "asset"), pm: countOf(records, "pm"), other: countOf(records, "other") }))![0];
 
 type Loader = (args: LoaderFunctionArgs) => unknown;
 const loaders: Record<string, Loader> = {};
@@ -28,6 +39,9 @@ beforeAll(async () => {
   loaders.api = (await import("~/routes/api.search")).loader;
   loaders.productCsv = (await import("~/routes/product.$id_.export[.]csv")).loader;
   loaders.bomCsv = (await import("~/routes/bom.$item_.export[.]csv")).loader;
+  loaders.lines = (await import("~/routes/boms.$head")).loader;
+  loaders.linesCsv = (await import("~/routes/boms.$head_.export[.]csv")).loader;
+  loaders.search = (await import("~/routes/crib-search.(search)")).loader;
   loaders.whereUsedCsv = (await import("~/routes/where-used.$item_.export[.]csv")).loader;
 });
 
@@ -135,6 +149,13 @@ describe("Where Used loader", () => {
     expect(pm.pager.page).toBe(1);
     expect(asset.pager.links.find((l: any) => l.page === 3)?.href).toContain("asset-page=3");
     expect(page.crumbs.map((c: any) => c.label)).toEqual(["Home", `Where Used: ${busy.item}`]);
+    // The way to the item's BOM page, which also shows its uses in tools' BOMs.
+    const tools = countOf(uses.get(busy.item)!, "other");
+    expect(page.bom).toEqual({
+      href: `/bom/${encodeURIComponent(busy.item)}?back=${encodeURIComponent(`/where-used/${encodeURIComponent(busy.item)}?asset-page=2`)}`,
+      records: uses.get(busy.item)!.length,
+      inTools: tools,
+    });
   });
 
   it("builds breadcrumbs from a search and from an item page", async () => {
@@ -171,37 +192,76 @@ describe("Where Used loader", () => {
 });
 
 describe("BOM loaders", () => {
-  it("lists the lines of the BOM a number heads, each item leading to its page", async () => {
-    const head = headOf("asset");
-    const lines = boms.get(head)!;
-    const page = await call("assetBom", `/asset-bom/${head}`, { item: head });
-    const [section] = page.sections;
-    expect(section.title).toBe("Asset BOM");
-    expect(section.range).toBe(`1-${Math.min(20, lines.length)} of ${lines.length}`);
-    expect(section.rows.map((r: any) => r.item_number)).toEqual(lines.slice(0, 20).map((l) => l.item_number));
-    expect(new Set(section.rows.map((r: any) => r.asset_number))).toEqual(new Set([head]));
-    const row = section.rows[0];
-    expect(row.hrefs).toEqual({ item_number: `/product/${encodeURIComponent(row.item_number)}?back=${encodeURIComponent(`/asset-bom/${head}`)}` });
-  });
-
-  it("redirects /bom/{number} to the single-type page when every line has one type", async () => {
-    for (const type of ["asset", "pm"] as const) {
-      const head = headOf(type);
-      const answer = await thrown(call("bom", `/bom/${head}?back=%2Fcrib-search%2Fsearch%3Fq%3Dx`, { item: head }));
-      expect(answer.status).toBe(302);
-      expect(answer.location).toBe(`/${type}-bom/${head}?back=%2Fcrib-search%2Fsearch%3Fq%3Dx`);
+  it("shows an item's BOM records in the spec's three sections, each asset number leading to its BOM's lines", async () => {
+    const item = componentWith((c) => c.asset > 0 && (c.pm > 0 || c.other > 0));
+    const records = uses.get(item)!;
+    const search = "/crib-search/search?q=pump";
+    const page = await call("bom", `/bom/${encodeURIComponent(item)}?back=${encodeURIComponent(search)}`, { item });
+    expect(page.item).toBe(item);
+    expect(page.exportHref).toBe(`/bom/${encodeURIComponent(item)}/export.csv?type=all`);
+    const expected = [
+      ["Asset BOM", countOf(records, "asset")],
+      ["PM BOM", countOf(records, "pm")],
+      ["Other BOM Items", countOf(records, "other")],
+    ] as const;
+    expect(page.sections.map((s: any) => [s.title, s.total])).toEqual(expected);
+    for (const section of page.sections) {
+      if (section.total === 0) continue;
+      expect(section.range).toBe(`1-${Math.min(20, section.total)} of ${section.total}`);
+      expect(section.columns.map((c: any) => c.label)).toEqual(["Org Code", "Item Number", "Asset Number", "Asset Serial Number", "Asset Group", "Asset Description"]);
+      expect(new Set(section.rows.map((r: any) => r.item_number))).toEqual(new Set([item]));
+      const heads = new Set(records.filter((r) => r.type === section.type).map((r) => r.asset_number));
+      for (const row of section.rows) {
+        expect(heads.has(row.asset_number)).toBe(true);
+        const link = new URL(row.hrefs.asset_number, "http://x");
+        expect(link.pathname).toBe(`/boms/${encodeURIComponent(row.asset_number)}`);
+        expect(link.searchParams.get("back")).toBe(`/bom/${encodeURIComponent(item)}?back=${encodeURIComponent(search)}`);
+      }
     }
-    // Tools' BOMs have no page of their own: the combined page shows them under "Other BOM Items".
-    const tool = headOf("other");
-    const page = await call("bom", `/bom/${tool}`, { item: tool });
-    expect(page.sections.map((s: any) => [s.title, s.total])).toEqual([
-      ["Asset BOM", 0],
-      ["PM BOM", 0],
-      ["Other BOM Items", boms.get(tool)!.length],
-    ]);
   });
 
-  it("leads from a Where Used record to its BOM and back", async () => {
+  it("shows an item's uses in tools' BOMs under Other BOM Items", async () => {
+    const item = componentWith((c) => c.other > 0);
+    const tools = uses.get(item)!.filter((r) => r.type === "other");
+    // Uses in tools' BOMs keep the combined page (the spec redirects for asset or PM records only).
+    const page = await call("bom", `/bom/${encodeURIComponent(item)}`, { item });
+    const other = page.sections.find((s: any) => s.title === "Other BOM Items");
+    expect(other.total).toBe(tools.length);
+    expect(other.rows.map((r: any) => r.asset_number).sort()).toEqual(tools.slice(0, 20).map((t) => t.asset_number).sort());
+  });
+
+  it("redirects to the single-type page when every record has one type, keeping the way back", async () => {
+    for (const type of ["asset", "pm"] as const) {
+      const item = componentWith((c) => c[type] > 0 && c.asset + c.pm + c.other === c[type]);
+      const answer = await thrown(call("bom", `/bom/${encodeURIComponent(item)}?back=%2Fcrib-search%2Fsearch%3Fq%3Dx`, { item }));
+      expect(answer.status).toBe(302);
+      expect(answer.location).toBe(`/${type}-bom/${encodeURIComponent(item)}?back=%2Fcrib-search%2Fsearch%3Fq%3Dx`);
+      const single = await call(type === "asset" ? "assetBom" : "pmBom", `/${type}-bom/${encodeURIComponent(item)}`, { item });
+      expect(single.sections.map((s: any) => [s.title, s.total])).toEqual([[type === "asset" ? "Asset BOM" : "PM BOM", uses.get(item)!.length]]);
+      expect(single.exportHref).toBe(`/bom/${encodeURIComponent(item)}/export.csv?type=${type}`);
+    }
+  });
+
+  it("answers the spec's texts for an item in no BOM, and sends a head's old BOM address to its lines", async () => {
+    const search = "/crib-search/search?q=pump";
+    const pages = [
+      ["bom", "No BOM data found for this item"],
+      ["assetBom", "No Asset BOM data found for this item"],
+      ["pmBom", "No PM BOM data found for this item"],
+    ] as const;
+    for (const [loader, message] of pages) {
+      expect(await thrown(call(loader, `/x/NOPE-1?back=${encodeURIComponent(search)}`, { item: "NOPE-1" }))).toEqual({ status: 404, body: { message, back: search } });
+    }
+    // Decision 033's /bom/{head} bookmarks: the head's lines, with the way back kept.
+    const head = headOf("asset");
+    for (const loader of ["bom", "assetBom", "pmBom"]) {
+      const answer = await thrown(call(loader, `/x/${head}?back=${encodeURIComponent(search)}`, { item: head }));
+      expect(answer).toMatchObject({ status: 302, location: `/boms/${head}?back=${encodeURIComponent(search)}` });
+    }
+    expect(await thrown(call("bom", "/bom/", { item: "" }))).toMatchObject({ status: 400, body: { message: "Item number not provided" } });
+  });
+
+  it("leads from a Where Used record to its BOM's lines and back", async () => {
     const busy = (await componentsByTypes()).sort((a, b) => b.asset - a.asset)[0]!;
     const search = "/crib-search/search?q=pump";
     const product = `/product/${encodeURIComponent(busy.item)}?back=${encodeURIComponent(search)}`;
@@ -211,30 +271,79 @@ describe("BOM loaders", () => {
     // The item is the same in every record: only the asset number leads on.
     expect(Object.keys(row.hrefs)).toEqual(["asset_number"]);
     const link = new URL(row.hrefs.asset_number, "http://x");
-    expect(link.pathname).toBe(`/bom/${row.asset_number}`);
+    expect(link.pathname).toBe(`/boms/${row.asset_number}`);
     expect(link.searchParams.get("back")).toBe(whereUsed);
-    const asset = await call("assetBom", `/asset-bom/${row.asset_number}${link.search}`, { item: row.asset_number });
-    expect(asset.sections[0].rows.map((r: any) => r.item_number)).toContain(busy.item);
-    expect(asset.back).toBe(search);
-    expect(asset.pageBack).toEqual({ href: whereUsed, label: "← Back to Where Used" });
+    const lines = await call("lines", `/boms/${row.asset_number}${link.search}`, { head: row.asset_number });
+    expect(lines.table.rows.map((r: any) => r.item_number)).toContain(busy.item);
+    expect(lines.back).toBe(search);
+    expect(lines.pageBack).toEqual({ href: whereUsed, label: "← Back to Where Used" });
+  });
+});
+
+describe("a BOM's lines", () => {
+  it("lists every line of the head with its part's description, quantity, unit, stock and locator", async () => {
+    for (const type of ["asset", "pm", "other"] as const) {
+      const head = headOf(type);
+      const lines = boms.get(head)!;
+      const page = await call("lines", `/boms/${head}`, { head });
+      expect(page.head).toMatchObject({ number: head, type, description: lines[0]!.asset_description });
+      expect(page.table.range).toBe(`1-${lines.length} of ${lines.length}`);
+      expect(page.table.columns.map((c: any) => c.label)).toEqual(["Item Number", "Description", "Quantity", "Unit", "In Stock", "Stock Locator"]);
+      expect(page.table.rows.map((r: any) => [r.item_number, r.quantity])).toEqual(lines.map((l) => [l.item_number, l.quantity]));
+      for (const row of page.table.rows) {
+        const [item] = await docs(`?q=${encodeURIComponent(row.item_number)}&rows=5`).then((found) => found.filter((d) => d.item_number_s === row.item_number));
+        expect(item, row.item_number).toBeDefined();
+        expect(row.description).toBe(item!.item_description_t ?? null);
+        expect(row.unit).toBe(item!.attribute_issue_uom_s ?? null);
+        expect(row.stock).toBe(item!.attribute_quantity_on_hand_i ?? null);
+        expect(row.locator).toBe(item!.attribute_stock_locator_s ?? null);
+        expect(row.itemHref).toBe(`/product/${encodeURIComponent(row.item_number)}?back=${encodeURIComponent(`/boms/${head}`)}`);
+      }
+    }
   });
 
-  it("says when a number heads no BOM, and leads a component to where it is used", async () => {
-    const component = (await componentsByTypes()).find((c) => c.asset > 0)!.item;
-    const search = "/crib-search/search?q=pump";
-    const related = { label: "View Where Used", href: `/where-used/${encodeURIComponent(component)}?back=${encodeURIComponent(search)}` };
-    const pages = [
-      ["bom", "No BOM data found for this item"],
-      ["assetBom", "No Asset BOM data found for this item"],
-      ["pmBom", "No PM BOM data found for this item"],
-    ] as const;
-    for (const [loader, message] of pages) {
-      const answer = await thrown(call(loader, `/x/${component}?back=${encodeURIComponent(search)}`, { item: component }));
-      expect(answer).toEqual({ status: 404, body: { message, back: search, related } });
+  it("sorts by a column through `sort`, empty cells last, and its export follows", async () => {
+    const head = [...boms.keys()].sort((a, b) => boms.get(b)!.length - boms.get(a)!.length)[0]!;
+    const page = await call("lines", `/boms/${head}?sort=stock%20desc`, { head });
+    const stock = page.table.rows.map((r: any) => r.stock);
+    const known = stock.filter((v: number | null) => v !== null);
+    expect(known).toEqual([...known].sort((a: number, b: number) => b - a));
+    expect(stock.slice(known.length).every((v: unknown) => v === null)).toBe(true);
+    const column = page.table.columns.find((c: any) => c.field === "stock");
+    expect(column.sorted).toBe("desc");
+    expect(column.sortHref).toBe(`/boms/${head}?sort=stock+asc`);
+    expect(page.table.columns.find((c: any) => c.field === "description").sortHref).toBe(`/boms/${head}?sort=description+asc`);
+    expect(page.table.exportHref).toBe(`/boms/${head}/export.csv?sort=stock+desc`);
+
+    const file = (await call("linesCsv", `/boms/${head}/export.csv?sort=stock%20desc`, { head })) as Response;
+    expect(file.status).toBe(200);
+    expect(file.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    expect(file.headers.get("Content-Disposition")).toMatch(new RegExp(`bom-lines-${head.toLowerCase()}-\\d{4}-\\d{2}-\\d{2}\\.csv`));
+    const rows = (await file.text()).replace(/^\uFEFF/, "").trim().split(/\r?\n/);
+    expect(rows[0]).toBe('"Item Number","Description","Quantity","Unit","In Stock","Stock Locator"');
+    expect(rows.slice(1).map((r) => JSON.parse(`[${r}]`)[0])).toEqual(page.table.rows.map((r: any) => r.item_number));
+  });
+
+  it("answers a number that heads no BOM with 404, offering an item its BOM page", async () => {
+    const item = componentWith((c) => c.asset > 0);
+    const answer = await thrown(call("lines", `/boms/${encodeURIComponent(item)}`, { head: item }));
+    expect(answer).toMatchObject({ status: 404, body: { message: `No BOM is headed by ${item}`, related: { href: `/bom/${encodeURIComponent(item)}?back=%2Fcrib-search` } } });
+    expect((await thrown(call("lines", "/boms/NOPE-1", { head: "NOPE-1" }))).body).toEqual({ message: "No BOM is headed by NOPE-1", back: "/crib-search", notFound: true });
+    const file = (await call("linesCsv", "/boms/NOPE-1/export.csv", { head: "NOPE-1" })) as Response;
+    expect(file.status).toBe(404);
+  });
+
+  it("opens a head's lines from a search for its number, and an item's export address of 033 leads to the lines' file", async () => {
+    for (const head of [headOf("asset"), headOf("other")]) {
+      // The search page answers its redirects (with their signals) rather than throwing them.
+      const answer = (await call("search", `/crib-search/search?q=${head}`, {})) as Response;
+      expect(answer.status).toBe(302);
+      expect(answer.headers.get("Location")).toBe(`/boms/${head}?back=${encodeURIComponent(`/crib-search/search?q=${head}&list=1`)}`);
     }
-    // A number in no BOM at all: nothing to lead to.
-    expect(await thrown(call("bom", "/bom/NOPE-1", { item: "NOPE-1" }))).toEqual({ status: 404, body: { message: "No BOM data found for this item", back: "/crib-search" } });
-    expect(await thrown(call("bom", "/bom/", { item: "" }))).toMatchObject({ status: 400, body: { message: "Item number not provided" } });
+    const head = headOf("pm");
+    const file = (await call("bomCsv", `/bom/${head}/export.csv?type=all`, { item: head })) as Response;
+    expect(file.status).toBe(302);
+    expect(file.headers.get("Location")).toBe(`/boms/${head}/export.csv`);
   });
 });
 
@@ -245,8 +354,8 @@ describe("signals", () => {
     await call("product", `/product/${doc!.id}`, { id: doc!.id });
     await call("whereUsed", `/where-used/${busy.item}?via=pdp_where_used`, { item: busy.item });
     await call("productCsv", `/product/${doc!.id}/export.csv`, { id: doc!.id });
-    const head = headOf("asset");
-    for (const type of ["all", "asset"]) await call("bomCsv", `/bom/${head}/export.csv?type=${type}`, { item: head });
+    const used = componentWith((c) => c.asset > 0);
+    for (const type of ["all", "asset"]) await call("bomCsv", `/bom/${encodeURIComponent(used)}/export.csv?type=${type}`, { item: used });
     await call("whereUsedCsv", `/where-used/${busy.item}/export.csv?type=asset`, { item: busy.item });
     const signals = await readSignals();
     expect(signals.some((s) => s.type === "view" && s.data.docId === doc!.id)).toBe(true);
