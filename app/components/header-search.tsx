@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { HiddenInputs } from "./hidden-inputs";
 import { lazyPart, useHydrated } from "./hydration";
 import { AppForm } from "./nav";
+import { usePageKeys } from "./scan-keys";
 import { SEARCH_PATH } from "~/search/paths";
 import type { SearchBoxAttributes } from "./search-input";
 
@@ -101,16 +102,12 @@ export function useShell(): ShellView {
   };
 }
 
-function isTyping(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
-}
-
 /**
  * The header's search form. A barcode scan is keystrokes and Enter: the box has the focus when a
  * page loads (`autofocus`, so also without JavaScript), keeps the query, and a new query keeps the
  * filters, sort and page size unless "Search all items" is ticked. With JavaScript, `/` focuses
- * the box, and a navigation that leaves the focus nowhere puts it back in the box.
+ * the box, a navigation that leaves the focus nowhere puts it back in the box, and a scan typed
+ * while something else has the focus is searched from the box all the same.
  */
 export function HeaderSearch({ search }: { search: HeaderSearchView }) {
   const hydrated = useHydrated();
@@ -119,19 +116,7 @@ export function HeaderSearch({ search }: { search: HeaderSearchView }) {
   const firstLocation = useRef(true);
   // One object while the query stays: the type-ahead is memoised on it.
   const box = useMemo(() => searchBoxAttributes(search.query, search.autoFocus), [search.query, search.autoFocus]);
-
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
-      const box = document.getElementById("site-search");
-      if (!(box instanceof HTMLInputElement)) return;
-      event.preventDefault();
-      box.focus();
-      box.select();
-    };
-    document.addEventListener("keydown", onKeyDown);
-    return () => document.removeEventListener("keydown", onKeyDown);
-  }, []);
+  usePageKeys("site-search");
 
   // The box served empty gets its query back, selected, so the scanned keystrokes replace it: only
   // while it has the focus and nothing was typed. Before the browser's autofocus ran, the text
