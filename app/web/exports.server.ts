@@ -182,9 +182,12 @@ export async function loadWhereUsedExport(request: Request, rawItem: string | un
   if (!item || item.length > MAX_ITEM_KEY_LENGTH) return problemPage("Item number not provided", 400, { backHref: HOME_PATH });
   if (type !== "asset" && type !== "pm") return problemPage("Unknown Where Used type", 400, { backHref: whereUsedPath(item) });
   const requestId = requestIdOf(request);
+  const context = { requestId, signal: request.signal };
   let cursor;
   try {
-    cursor = await openCursor(bomBatches({ itemNumber: item }, type, { requestId, signal: request.signal }, WHERE_USED_EXPORT_MAX));
+    // Details §7: the total first (rows 0), then min(total, 1000), as the search export counts first.
+    const total = (await services().search.bom({ itemNumber: item, type, start: 0, rows: 0 }, context)).value.total;
+    cursor = await openCursor(bomBatches({ itemNumber: item }, type, context, Math.min(total, WHERE_USED_EXPORT_MAX)));
   } catch (error) {
     logFailure("Where Used export", error, { requestId, signal: request.signal });
     return problemPage(`Export failed: ${userMessageOf(error)}`, 503, { backHref: whereUsedPath(item), retryHref: url.pathname + url.search });
