@@ -10,7 +10,7 @@ import { exportParams, exportSize, parseExportRequest } from "~/export/search-ex
 import { batchSizeFor, csvResponse, csvStream, openCursor } from "~/export/stream.server";
 import { requestIdOf } from "~/web/http.server";
 import { BOM_TABLE_COLUMNS } from "~/search/bom-view";
-import { BOM_FIELDS, BOM_TYPE_LABEL } from "~/search/catalog-fields";
+import { BOM_FIELDS, BOM_TYPE_LABEL, catalogName } from "~/search/catalog-fields";
 import { services } from "~/registry.server";
 import type { BomDoc, BomNumber, BomType, Doc, RequestContext, SearchRequest } from "~/search/engine";
 import { MAX_ITEM_KEY_LENGTH } from "~/lib/limits";
@@ -223,8 +223,19 @@ export async function loadProductExport(request: Request, rawId: string | undefi
   return withSignals(file, [
     { type: "click", data: { action: "pdp_export", docId: product.id, itemNumber, title: titleOf(product) } },
     { type: "conversion", data: { format: "csv", numRecords: 1, fields, query: itemNumber, docId: product.id, scope: "item" } },
+    // The item taken (details §3's conversion): its price in USD, one of it (decision 043).
+    { type: "conversion", data: { docId: product.id, value: itemValueOf(product), currency: "USD", quantity: 1 } },
   ]);
 }
+/** An item's value for its conversion signal: its list price, else its unit cost, else 0. */
+function itemValueOf(product: Doc): number {
+  for (const name of [catalogName("list_price"), catalogName("unit_cost")]) {
+    const value = product[name];
+    if (typeof value === "number" && Number.isFinite(value) && value >= 0) return value;
+  }
+  return 0;
+}
+
 /**
  * "View Details ↗": redirects to the item's own http(s) URL, with the click as its signal. The target is
  * read from the catalogue, never from the request, so this is no open redirect.
