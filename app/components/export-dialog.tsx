@@ -5,6 +5,7 @@ import { AppLink } from "./nav";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { flushSync } from "react-dom";
 import { downloadWithProgress } from "~/export/download.client";
+import { failureQuestion, RETRY_DELAY_MS } from "~/export/failure";
 import { EXPORT_GO, type ExportDialogView } from "~/export/export-view";
 import { progressOf, progressText, type ExportProgress } from "~/export/progress";
 import { SEARCH_EXPORT_PATH, SEARCH_PATH } from "~/search/paths";
@@ -161,10 +162,22 @@ function useDownload(records: number, close: () => void) {
         // Spec §4: the busy state ends about a second after success.
         else setTimeout(close, 1000);
       },
-      () => setFailed(true),
+      (error: unknown) => {
+        console.error("Export failed:", error);
+        setFailed(true);
+        const reason = error instanceof Error && error.message ? error.message : "Unknown error";
+        if (askToRetry(failureQuestion(reason))) setTimeout(() => start(url), RETRY_DELAY_MS);
+      },
     );
   };
   return { progress, failed, busy, start };
+}
+
+/** Spec §8: a confirm dialog asks whether to try again; where there is none, an alert says what failed. */
+function askToRetry(question: string): boolean {
+  if (typeof window.confirm === "function") return window.confirm(question);
+  window.alert(question);
+  return false;
 }
 
 /** The spec's 'Export Limit' confirmation; Continue Export is a link that works without JavaScript too. */

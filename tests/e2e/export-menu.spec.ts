@@ -156,6 +156,32 @@ test("with JavaScript the download shows its progress while it streams, then sav
   await expect(resultsHeading(page)).toBeVisible();
 });
 
+test("with JavaScript a failed export asks whether to try again, and the retry downloads the file", async ({ page }, testInfo) => {
+  // Skipped in the no-JavaScript project on purpose: the browser's own download has no question to ask; the failure page offers Try Again.
+  test.skip(!isJs(testInfo), "the question is the dialog script's; without it the failure page has its own Try Again");
+  await openSearch(page, testInfo, searchUrl({ q: "pump", export: "all" }));
+  const dialog = page.locator("dialog.export-dialog");
+  // The first request gets no answer at all; the retry goes through.
+  let requests = 0;
+  await page.route("**/crib-search/export.csv?**", async (route) => {
+    requests++;
+    if (requests === 1) await route.abort("connectionrefused");
+    else await route.continue();
+  });
+  const questions: string[] = [];
+  page.on("dialog", (question) => {
+    questions.push(`${question.type()}: ${question.message()}`);
+    void question.accept();
+  });
+  const downloaded = page.waitForEvent("download");
+  await dialog.locator(".export-submit").click();
+  const download = await downloaded;
+  expect(questions).toHaveLength(1);
+  expect(questions[0]).toMatch(/^confirm: Export failed: .+\. Please check the browser console for more details\. Would you like to try again\?$/);
+  expect(requests).toBe(2);
+  expect(download.suggestedFilename()).toMatch(/^all-results-\d{4}-\d{2}-\d{2}\.csv$/);
+});
+
 for (const theme of ["light", "dark"] as const) {
   test(`in the ${theme} theme the Content-Security-Policy allows no inline style but the preview's, whose :has() rules and the count still work`, async ({ page, context }, testInfo) => {
     if (theme === "dark") {
