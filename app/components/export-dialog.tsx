@@ -5,9 +5,11 @@ import { AppLink } from "./nav";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { flushSync } from "react-dom";
 import { downloadWithProgress } from "~/export/download.client";
-import type { ExportDialogView } from "~/export/export-view";
+import { failureQuestion, RETRY_DELAY_MS } from "~/export/failure";
+import { EXPORT_GO, type ExportDialogView } from "~/export/export-view";
 import { progressOf, progressText, type ExportProgress } from "~/export/progress";
-import { SEARCH_EXPORT_PATH } from "~/search/paths";
+import { SEARCH_EXPORT_PATH, SEARCH_PATH } from "~/search/paths";
+import { FOCUS_SEARCH_BOX } from "./focus-state";
 import { resultsText } from "~/search/result-count";
 import { ExportButtonLabel, ExportPreview, FieldChooser } from "./export-fields";
 
@@ -40,9 +42,12 @@ export function ExportDialog({ dialog }: { dialog: Dialog }) {
   const hydrated = useHydrated();
   useModal(ref, confirming ? "#limit-title" : "#export-title");
 
-  const close = () => navigate(dialog.cancelHref, { preventScrollReset: true, replace: true });
+  const close = (state?: unknown) => navigate(dialog.cancelHref, { preventScrollReset: true, replace: true, state });
+  // After the file is saved the header's box takes the focus (not the results heading nor the
+  // Export menu), so a scan's Enter searches rather than exporting again.
+  const closeAfterExport = () => close(FOCUS_SEARCH_BOX);
   const count = checked.size;
-  const download = useDownload(dialog.records, close);
+  const download = useDownload(dialog.records, closeAfterExport);
   // Without JavaScript the button cannot be disabled by the boxes: the server answers an export
   // without fields with the dialog and its message.
   const exportDisabled = dialog.total === 0 || (hydrated && (count === 0 || download.busy));
@@ -83,11 +88,15 @@ export function ExportDialog({ dialog }: { dialog: Dialog }) {
           }}
         />
       )}
-      {/* Stays mounted while the limit is asked, so the choices made in it are what gets exported. */}
-      <form ref={formRef} method="get" action={SEARCH_EXPORT_PATH} className="dialog-body export-form" hidden={confirming} onSubmit={onSubmit}>
+      {/* Stays mounted while the limit is asked, so the choices made in it are what gets exported.
+          Without JavaScript every submit goes to the search page: Select All / None come back to
+          the dialog with the boxes ticked (no browser downloads for them, text browsers included,
+          which ignore `formaction`), the export to the page without the dialog, which starts the
+          download and gives the header's box the focus again. */}
+      <form ref={formRef} method="get" action={SEARCH_PATH} className="dialog-body export-form" hidden={confirming} onSubmit={onSubmit}>
         {/* Enter in the file name submits with the form's first submit button: make that the
             export, not Select All. */}
-        <button type="submit" hidden tabIndex={-1} aria-hidden="true" disabled={exportDisabled} />
+        <button type="submit" name={EXPORT_GO} value="1" hidden tabIndex={-1} aria-hidden="true" disabled={exportDisabled} />
         <DialogHead dialog={dialog} />
         <DialogMessages dialog={dialog} failed={download.failed} />
         <ExportParams dialog={dialog} confirmed={confirmedRef.current || dialog.step === "limit"} />
@@ -102,7 +111,7 @@ export function ExportDialog({ dialog }: { dialog: Dialog }) {
           <AppLink className="button secondary" to={dialog.cancelHref} preventScrollReset replace>
             Cancel
           </AppLink>
-          <button type="submit" className="export-submit" disabled={exportDisabled}>
+          <button type="submit" name={EXPORT_GO} value="1" className="export-submit" disabled={exportDisabled}>
             <ExportButtonLabel count={count} hydrated={hydrated} exporting={download.busy} />
           </button>
         </p>
@@ -153,10 +162,22 @@ function useDownload(records: number, close: () => void) {
         // Spec §4: the busy state ends about a second after success.
         else setTimeout(close, 1000);
       },
-      () => setFailed(true),
+      (error: unknown) => {
+        console.error("Export failed:", error);
+        setFailed(true);
+        const reason = error instanceof Error && error.message ? error.message : "Unknown error";
+        if (askToRetry(failureQuestion(reason))) setTimeout(() => start(url), RETRY_DELAY_MS);
+      },
     );
   };
   return { progress, failed, busy, start };
+}
+
+/** Spec §8: a confirm dialog asks whether to try again; where there is none, an alert says what failed. */
+function askToRetry(question: string): boolean {
+  if (typeof window.confirm === "function") return window.confirm(question);
+  window.alert(question);
+  return false;
 }
 
 /** The spec's 'Export Limit' confirmation; Continue Export is a link that works without JavaScript too. */
@@ -204,6 +225,7 @@ function DialogHead({ dialog }: { dialog: Dialog }) {
         {dialog.scope === "page" ? " on this page" : ""}
       </p>
       {dialog.truncationMessage && <p className="truncation">{dialog.truncationMessage}</p>}
+      {dialog.capMessage && <p className="muted cap-message">{dialog.capMessage}</p>}
     </>
   );
 }

@@ -1,6 +1,5 @@
 import type { ExportDialogView } from "~/export/export-view";
 import { useNonce } from "./nonce";
-import { SEARCH_PATH } from "~/search/paths";
 
 type Fields = ExportDialogView["fields"];
 
@@ -18,7 +17,10 @@ export function previewRules(count: number): string {
   return [...rules, ".export-form:not(:has(.field-grid input:checked)) .preview { display: none; }"].join("\n");
 }
 
-/** The field checkboxes with Select All and Select None (plain submits to the dialog's page without JavaScript). */
+/**
+ * The field checkboxes with Select All and Select None: without JavaScript submits of the form,
+ * whose action is the dialog's own page (never the download), which comes back with the boxes ticked.
+ */
 export function FieldChooser({ fields, checked, onChange }: { fields: Fields; checked: ReadonlySet<string>; onChange: (next: Set<string>) => void }) {
   const select = (keys: string[]) => (e: React.MouseEvent) => {
     e.preventDefault();
@@ -28,10 +30,10 @@ export function FieldChooser({ fields, checked, onChange }: { fields: Fields; ch
     <fieldset className="export-fields">
       <legend>Fields</legend>
       <div className="field-tools">
-        <button type="submit" name="export-select" value="all" formAction={SEARCH_PATH} className="text-button" onClick={select(fields.map((f) => f.key))}>
+        <button type="submit" name="export-select" value="all" className="text-button" onClick={select(fields.map((f) => f.key))}>
           Select All
         </button>
-        <button type="submit" name="export-select" value="none" formAction={SEARCH_PATH} className="text-button" onClick={select([])}>
+        <button type="submit" name="export-select" value="none" className="text-button" onClick={select([])}>
           Select None
         </button>
       </div>

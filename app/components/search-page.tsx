@@ -1,5 +1,7 @@
 import { useLocation, useNavigation } from "@remix-run/react";
 import { BackupNotice } from "./backup-notice";
+import { DownloadStarted } from "./download-started";
+import { wantsSearchBoxFocus } from "./focus-state";
 import { lazyPart } from "./hydration";
 import { AppLink } from "./nav";
 import { useEffect, useRef } from "react";
@@ -23,6 +25,8 @@ export interface SearchPageProps {
   view: SearchView | null;
   exportDialog?: ExportDialogView | null;
   exportMenu?: ExportMenuView | null;
+  /** The file an export submitted without JavaScript is downloading (the dialog closed). */
+  exportStarted?: string | null;
   didYouMean?: { query: string; href: string } | null;
   /** The whole search as a printable pick list (a document of its own). */
   pickListHref?: string | null;
@@ -120,7 +124,7 @@ function NoResults({ view, emptyCatalog }: { view: SearchView; emptyCatalog: boo
   );
 }
 
-export function SearchPage({ view, error, backup, emptyCatalog, recentSearches, exportDialog, exportMenu, didYouMean, widerSearch, pickListHref, numberList }: SearchPageProps) {
+export function SearchPage({ view, error, backup, emptyCatalog, recentSearches, exportDialog, exportStarted, exportMenu, didYouMean, widerSearch, pickListHref, numberList }: SearchPageProps) {
   const navigation = useNavigation();
   const location = useLocation();
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -138,7 +142,8 @@ export function SearchPage({ view, error, backup, emptyCatalog, recentSearches, 
       firstRender.current = false;
       return;
     }
-    if (!queryChanged) headingRef.current?.focus();
+    if (wantsSearchBoxFocus(location.state)) document.getElementById("site-search")?.focus();
+    else if (!queryChanged) headingRef.current?.focus();
     // Not on a jump within the page (the skip links): only when the search changed.
   }, [location.search, view?.query]);
 
@@ -162,6 +167,7 @@ export function SearchPage({ view, error, backup, emptyCatalog, recentSearches, 
           </p>
           {recentSearches.length > 0 && <RecentSearches searches={recentSearches} />}
           <BackupNotice text={backup} />
+          {exportStarted && <DownloadStarted href={exportStarted} />}
           <Toolbar view={view} exportMenu={exportMenu} pickListHref={pickListHref} />
           <h1 id="results-heading" ref={headingRef} tabIndex={-1} className={searching ? "results-heading is-stale" : "results-heading"}>
             {view.heading}

@@ -2,14 +2,15 @@ import { AppLink } from "./nav";
 import { HOME_PATH, LOGIN_PATH } from "~/search/paths";
 
 /** /login visited directly (details-bom-signin §2 "Sign-in screens"). */
-export function LoginScreen({ error, supportHref }: { error: string | null; supportHref: string | null }) {
+export function LoginScreen({ error, detail, supportHref }: { error: string | null; detail?: string | null; supportHref: string | null }) {
   return (
     <section className="state-screen" aria-labelledby="login-title">
       <h1 id="login-title">Sign in to Crib Search</h1>
       {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
+        <div className="error" role="alert">
+          <p>{error}</p>
+          {detail && <p>{detail}</p>}
+        </div>
       )}
       {/* A plain GET form: it works without JavaScript and changes nothing on the server. */}
       <form method="get" action={LOGIN_PATH} className="actions">
@@ -31,11 +32,15 @@ export function LoginScreen({ error, supportHref }: { error: string | null; supp
   );
 }
 
+export const CALLBACK_FAILED = "Login callback failed. Please try logging in again.";
+
 /** A failed /callback: the message, the spec's suggestions, and two ways on. */
 export function AuthFailedScreen({ message }: { message: string }) {
   return (
     <section className="state-screen" role="alert" aria-labelledby="auth-failed-title">
       <h1 id="auth-failed-title">Authentication Failed</h1>
+      {/* Spec §8's text of a failed callback, then what failed. */}
+      <p>{CALLBACK_FAILED}</p>
       <p>{message}</p>
       <ul>
         <li>Check your internet connection</li>

@@ -1,3 +1,4 @@
+import { failureReasonOf } from "./failure";
 import { CsvRecordCounter, dispositionFilename, progressOf, type ExportProgress } from "./progress";
 
 /** What became of a download: saved, or an answer that is no CSV (a page to show instead). */
@@ -11,6 +12,8 @@ export type DownloadOutcome = { kind: "saved"; records: number } | { kind: "page
 export async function downloadWithProgress(url: string, total: number, onProgress: (p: ExportProgress) => void): Promise<DownloadOutcome> {
   const started = performance.now();
   const response = await fetch(url, { credentials: "same-origin" });
+  // A failure page (5xx): its reason, for the question whether to try again (spec §8).
+  if (response.status >= 500) throw new Error(await reasonOf(response));
   if (!response.ok || !response.body || !(response.headers.get("Content-Type") ?? "").startsWith("text/csv")) {
     await response.body?.cancel().catch(() => undefined);
     return { kind: "page", url: response.url || url };
@@ -41,4 +44,10 @@ function save(blob: Blob, filename: string): void {
   link.remove();
   // Revoked once the browser has surely taken the file.
   setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+}
+
+async function reasonOf(response: Response): Promise<string> {
+  const html = await response.text().catch(() => "");
+  const title = new DOMParser().parseFromString(html, "text/html").title;
+  return failureReasonOf(title) ?? `HTTP ${response.status}: ${response.statusText}`;
 }

@@ -9,10 +9,10 @@ import {
   type ExportScope,
 } from "./search-export.server";
 import type { Doc } from "~/search/engine";
-import type { ExportDialogView, ExportStep } from "./export-view";
+import { EXPORT_GO, type ExportDialogView, type ExportStep } from "./export-view";
 import type { SearchConfig } from "~/search/search-config";
-import { SEARCH_EXPORT_PATH } from "~/search/paths";
-import { searchHref, type SearchState } from "~/search/state";
+import { SEARCH_EXPORT_PATH, SEARCH_PATH } from "~/search/paths";
+import { searchHref, serializeSearchState, type SearchState } from "~/search/state";
 
 const count = (n: number) => n.toLocaleString("en-US");
 
@@ -48,7 +48,7 @@ export function buildExportDialog(input: {
     select === "all" ? exportFields(config) : select === "none" || params.get("fields-none") === "1" ? [] : request.fields;
   const chosenKeys = new Set(chosen.map((f) => f.key));
   const size = exportSize(total, scope, state, limit, cap);
-  const step = STEPS.find((s) => s === params.get("export-step")) ?? (size.inScope === 0 ? "empty" : "choose");
+  const step = STEPS.find((s) => s === params.get("export-step")) ?? submittedStep(params, chosen.length, size) ?? (size.inScope === 0 ? "empty" : "choose");
   // A page from the backup exports from the backup, as does a user who chose it (step `backup`).
   const source: "backup" | null = request.source === "backup" || input.backup?.pageFromBackup ? "backup" : null;
   const exportRequest = { state, scope, fields: chosen, filename: request.filename, source };
@@ -57,6 +57,11 @@ export function buildExportDialog(input: {
   const backupQuery = exportParams({ ...exportRequest, source: "backup" }, config);
   const confirmQuery = new URLSearchParams(exportQuery);
   confirmQuery.set("confirm", "1");
+  // The export submitted without JavaScript (`export-go`) goes to the search page, which closes
+  // the dialog and starts the download (`startedHref`); so does Continue Export.
+  const continueQuery = dialogQuery(state, scope, chosen, request.filename, source, config);
+  continueQuery.set("confirm", "1");
+  continueQuery.set(EXPORT_GO, "1");
   const hidden = [...exportParams({ state, scope, fields: [], filename: null, source }, config)];
   return {
     scope,
@@ -80,10 +85,33 @@ export function buildExportDialog(input: {
     hidden,
     cancelHref: searchHref(state, config),
     exportHref: step === "backup" ? `${SEARCH_EXPORT_PATH}?${platformQuery}` : `${SEARCH_EXPORT_PATH}?${exportQuery}`,
-    continueHref: `${SEARCH_EXPORT_PATH}?${confirmQuery}`,
+    continueHref: `${SEARCH_PATH}?${continueQuery}`,
+    startedHref: step === "started" ? `${SEARCH_EXPORT_PATH}?${request.confirmed ? confirmQuery : exportQuery}` : null,
     backupNotice: input.backup && (source === "backup" || step === "backup") ? input.backup.text : null,
     backupHref: input.backup && step === "backup" ? `${SEARCH_EXPORT_PATH}?${backupQuery}` : null,
   };
+}
+
+/**
+ * The step of an export submitted without JavaScript: refused with a message (no field, nothing to
+ * export), the limit asked first, or started; null when the form was not submitted to export.
+ */
+function submittedStep(params: URLSearchParams, chosen: number, size: ReturnType<typeof exportSize>): ExportStep | null {
+  if (params.get(EXPORT_GO) !== "1") return null;
+  if (chosen === 0) return "no-fields";
+  if (size.inScope === 0) return "empty";
+  if (size.needsConfirmation && params.get("confirm") !== "1") return "limit";
+  return "started";
+}
+
+/** The search page's URL parameters of the dialog with these choices. */
+function dialogQuery(state: SearchState, scope: ExportScope, fields: { key: string }[], filename: string | null, source: "backup" | null, config: SearchConfig) {
+  const params = serializeSearchState(state, config);
+  params.set("export", scope);
+  for (const field of fields) params.append("fields", field.key);
+  if (filename?.trim()) params.set("filename", filename.trim());
+  if (source) params.set("source", source);
+  return params;
 }
 
 /** Parameters that belong to the page's view (export dialog, facet search), not to the search. */

@@ -1,7 +1,10 @@
 import type { ExportScope } from "./search-export";
 
+/** The name of the dialog's submit that exports (value `1`), told apart from Select All / None (`export-select`). */
+export const EXPORT_GO = "export-go";
+
 /** What the export dialog shows; built on the server, rendered by the dialog component. */
-export type ExportStep = "choose" | "limit" | "no-fields" | "empty" | "failed" | "backup";
+export type ExportStep = "choose" | "limit" | "no-fields" | "empty" | "failed" | "backup" | "started";
 
 export interface ExportDialogView {
   scope: ExportScope;
@@ -29,6 +32,11 @@ export interface ExportDialogView {
   cancelHref: string;
   exportHref: string;
   continueHref: string;
+  /**
+   * The file's address once the form was submitted to export without JavaScript (step `started`):
+   * the page then shows no dialog and starts this download itself.
+   */
+  startedHref: string | null;
   /**
    * Said before the download when the file would not come from the search platform (decision 022):
    * the page itself came from the backup, or the platform stopped answering when the download was

@@ -56,11 +56,14 @@ export function parseExportRequest(params: URLSearchParams, config: SearchConfig
   };
 }
 
-/** How many records an export of this scope writes, before and after the limit. */
+/**
+ * How many records an export of this scope writes, before and after the limit. A limit above the
+ * cap counts as the cap (decision 043): the file is cut there, and the user is asked first.
+ */
 export function exportSize(total: number, scope: ExportScope, state: SearchState, limit: number, cap = EXPORT_CAP) {
   const inScope = scope === "page" ? Math.max(0, Math.min(state.rows, total - (state.page - 1) * state.rows)) : total;
   const max = Math.min(limit, cap);
-  return { inScope, max, needsConfirmation: scope === "all" && inScope > limit, records: Math.min(inScope, max) };
+  return { inScope, max, needsConfirmation: scope === "all" && inScope > max, records: Math.min(inScope, max) };
 }
 
 /** URL parameters of an export: the search plus the export's own choices. */

@@ -1,5 +1,6 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { downloadRefresh } from "~/components/download-started";
 import { SearchPage } from "~/components/search-page";
 import { HOME_PATH } from "~/search/paths";
 import { loadSearchPage, pickHeaders } from "~/web/search-page.server";
@@ -23,7 +24,8 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => pickHeaders(loade
 export const meta: MetaFunction<typeof loader> = ({ data, location }) => {
   if (isHome(location.pathname)) return [{ title: "Crib Search" }];
   const query = data?.view?.query;
-  return [{ title: query ? `${query} – Crib Search` : "Search – Crib Search" }];
+  const started = data && "exportStarted" in data ? data.exportStarted : null;
+  return [{ title: query ? `${query} – Crib Search` : "Search – Crib Search" }, ...downloadRefresh(started)];
 };
 
 export default function SearchRoute() {

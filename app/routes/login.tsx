@@ -11,7 +11,7 @@ export function loader({ request }: LoaderFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: "Sign in – Crib Search" }];
 
 export default function LoginRoute() {
-  const { error } = useLoaderData<typeof loader>();
+  const { error, detail } = useLoaderData<typeof loader>();
   const support = useRouteLoaderData<typeof rootLoader>("root")?.support ?? null;
-  return <LoginScreen error={error} supportHref={support} />;
+  return <LoginScreen error={error} detail={detail} supportHref={support} />;
 }

@@ -1,6 +1,6 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { RouteErrorPanel } from "~/components/route-error-panel";
-import { logout } from "~/web/auth.server";
+import { LOGOUT_FAILED, logout } from "~/web/auth.server";
 
 /** Signing out changes state: only the header's POST form does it. */
 export function loader() {
@@ -16,5 +16,5 @@ export default function LogoutRoute() {
 }
 
 export function ErrorBoundary() {
-  return <RouteErrorPanel fallback="Failed to logout. Please try again." />;
+  return <RouteErrorPanel fallback={LOGOUT_FAILED} />;
 }

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { BackupNotice } from "~/components/backup-notice";
+import { DownloadStarted, downloadRefresh } from "~/components/download-started";
 import { ItemNav } from "~/components/item-nav";
 import { AppLink } from "~/components/nav";
 import { RouteErrorPanel } from "~/components/route-error-panel";
@@ -9,6 +10,7 @@ import { ProductImage } from "~/components/product-image";
 import { PrintDate } from "~/components/print-date";
 import { loadProductPage } from "~/web/product-page.server";
 import { watchViewDuration } from "~/signals/browser.client";
+import { downloadThenRefocus } from "~/export/save-link.client";
 import { recordingSignals } from "~/web/signals.server";
 
 export function loader(args: LoaderFunctionArgs) {
@@ -17,6 +19,7 @@ export function loader(args: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.itemNumber} – ${data.title} – Crib Search` : "Product – Crib Search" },
+  ...downloadRefresh(data?.exportStarted),
 ];
 
 export default function ProductPage() {
@@ -42,7 +45,14 @@ export default function ProductPage() {
         <AppLink to={p.whereUsedHref} className="button small">
           View Where Used
         </AppLink>
-        <a href={p.exportHref} className="button small secondary" download>
+        <a
+          href={p.exportPageHref}
+          className="button small secondary"
+          onClick={(e) => {
+            e.preventDefault();
+            downloadThenRefocus(p.exportHref);
+          }}
+        >
           {/* What the file holds: the item's fields, as the specification lists them. */}
           Export ({p.specification.length} fields)
         </a>
@@ -53,6 +63,7 @@ export default function ProductPage() {
         Crib Search · {p.itemNumber} · <PrintDate />
       </p>
       <BackupNotice text={p.backup} />
+      {p.exportStarted && <DownloadStarted href={p.exportStarted} />}
       {p.allResults && (
         <p className="all-results">
           <AppLink to={p.allResults.href}>All results for “{p.allResults.query}”</AppLink>

@@ -150,8 +150,17 @@ export const FACET_FIELDS: readonly string[] = [
   ...CATALOG_FIELDS.filter((f) => f.facet && !DEFAULT_FACET_FIELDS.includes(f.name)).map((f) => f.name),
 ];
 
-/** Tokenised text fields have no single value per document to order by. */
-export const SORTABLE_FIELDS: readonly string[] = CATALOG_FIELDS.filter((f) => f.type !== "text").map((f) => f.name);
+/**
+ * Every field sorts (core §3: a column is always sortable). A text field sorts by its whole value,
+ * case-insensitively; Solr cannot sort a tokenised `_t` field, so on Fusion it sorts by the
+ * index's string copy (`sortCopyOf`).
+ */
+export const SORTABLE_FIELDS: readonly string[] = CATALOG_FIELDS.map((f) => f.name);
+
+/** The string copy a Solr index keeps of a text field for sorting (`item_description_t` → `item_description_s`); other fields are their own. */
+export function sortCopyOf(field: string): string {
+  return field.endsWith("_t") ? `${field.slice(0, -2)}_s` : field;
+}
 
 /** The fields whose matches are marked in results, on every engine. */
 export const HIGHLIGHTED_FIELDS: readonly string[] = CATALOG_FIELDS.filter((f) => f.fts).map((f) => f.name);

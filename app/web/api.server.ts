@@ -11,8 +11,13 @@ export function apiData(data: unknown, requestId: string, init: ResponseInit = {
   return new Response(JSON.stringify({ data }), { ...init, headers });
 }
 
-export function apiError(message: string, status: number, requestId: string): Response {
-  return new Response(JSON.stringify({ error: { message, status, requestId } }), {
+/**
+ * `{"error": {message, status, requestId}}` answered with HTTP `status`. `reported` is the status
+ * the error carries when it differs: a backend that never answered is status 0 (spec §8), which
+ * no HTTP answer can have, so the answer is 503 and the envelope says 0.
+ */
+export function apiError(message: string, status: number, requestId: string, reported = status): Response {
+  return new Response(JSON.stringify({ error: { message, status: reported, requestId } }), {
     status,
     headers: {
       "Content-Type": "application/json; charset=utf-8",
@@ -51,7 +56,7 @@ export async function handleApi(
     }
     if (error instanceof SearchError && error.isOutage) {
       console.error(`[${requestId}] search unavailable: ${JSON.stringify(error.message)}`);
-      return apiError(error.message, 503, requestId);
+      return apiError(error.message, 503, requestId, error.status);
     }
     console.error(`[${requestId}] API error`, error);
     return apiError("An error occurred", 500, requestId);

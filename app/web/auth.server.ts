@@ -119,7 +119,7 @@ export async function loadLogin(request: Request) {
   if (!auth) throw redirect(HOME_PATH);
   if (await guarded(request, auth.user(request))) throw redirect(returnPath(returnTo));
   if (returnTo === null && url.searchParams.get("start") === null) {
-    if (request.headers.get("Sec-Fetch-Site") === "cross-site") return json({ error: null }, { headers: { "Cache-Control": "no-store" } });
+    if (request.headers.get("Sec-Fetch-Site") === "cross-site") return json({ error: null, detail: null }, { headers: { "Cache-Control": "no-store" } });
     throw redirect(`${LOGIN_PATH}?start=1`, { headers: { "Cache-Control": "no-store" } });
   }
   try {
@@ -130,8 +130,9 @@ export async function loadLogin(request: Request) {
     return new Response(null, { status: 302, headers });
   } catch (error) {
     log.error({ requestId: requestIdOf(request), reason: describe(error), ...refusalFields(error) }, "Sign-in could not start");
-    const message = error instanceof IdpUnavailableError ? NOT_ANSWERING : "Failed to initiate login. Please try again.";
-    return json({ error: message }, { status: 503, headers: { "Cache-Control": "no-store" } });
+    // Spec §8's text, and why when the provider is not answering.
+    const detail = error instanceof IdpUnavailableError ? NOT_ANSWERING : null;
+    return json({ error: LOGIN_FAILED, detail }, { status: 503, headers: { "Cache-Control": "no-store" } });
   }
 }
 
@@ -182,8 +183,9 @@ export async function loadCallback(request: Request) {
 export async function logout(request: Request) {
   const { auth, config } = services();
   if (!auth) throw redirect("/");
-  await checkCsrf(request, auth, await readForm(request));
+  const form = await readForm(request);
   try {
+    await checkCsrf(request, auth, form);
     const { idToken, refreshToken, setCookies } = await auth.end(request);
     const headers = new Headers({ "Cache-Control": "no-store" });
     for (const cookie of setCookies) headers.append("Set-Cookie", cookie);
@@ -197,9 +199,24 @@ export async function logout(request: Request) {
     headers.set("Location", atProvider ?? SIGNED_OUT_PATH);
     return new Response(null, { status: 302, headers });
   } catch (error) {
-    log.error({ requestId: requestIdOf(request), err: error }, "Logout failed");
-    throw json({ message: "Failed to logout. Please try again." }, { status: 503 });
+    throw logoutFailure(error, requestIdOf(request));
   }
+}
+
+/** Spec §8's text of a logout that could not be made. */
+export const LOGOUT_FAILED = "Failed to logout. Please try again.";
+/** Spec §8's text of a sign-in that could not start. */
+export const LOGIN_FAILED = "Failed to initiate login. Please try again.";
+
+/**
+ * What a logout that failed answers: an answer meant for the person (an expired form, 403) as it
+ * is; anything else, the session store not answering included, spec §8's "Failed to logout.
+ * Please try again." (503), since the person is still signed in.
+ */
+export function logoutFailure(error: unknown, requestId: string): Response {
+  if (error instanceof Response && error.status < 500) return error;
+  log.error({ requestId, err: error instanceof Response ? `HTTP ${error.status}` : error }, "Logout failed");
+  return json({ message: LOGOUT_FAILED }, { status: 503, headers: { "Cache-Control": "no-store", "Retry-After": RETRY_AFTER_SECONDS } });
 }
 
 /**

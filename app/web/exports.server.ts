@@ -10,7 +10,7 @@ import { exportParams, exportSize, parseExportRequest } from "~/export/search-ex
 import { batchSizeFor, csvResponse, csvStream, openCursor } from "~/export/stream.server";
 import { requestIdOf } from "~/web/http.server";
 import { BOM_TABLE_COLUMNS } from "~/search/bom-view";
-import { BOM_FIELDS, BOM_TYPE_LABEL } from "~/search/catalog-fields";
+import { BOM_FIELDS, BOM_TYPE_LABEL, catalogName } from "~/search/catalog-fields";
 import { services } from "~/registry.server";
 import type { BomDoc, BomNumber, BomType, Doc, RequestContext, SearchRequest } from "~/search/engine";
 import { MAX_ITEM_KEY_LENGTH } from "~/lib/limits";
@@ -99,12 +99,6 @@ export async function loadSearchExport(request: Request) {
   const size = exportSize(total, scope, state, limit, settings.exportCap);
   if (size.inScope === 0) return back("empty");
   if (size.needsConfirmation && !exportRequest.confirmed) return back("limit");
-  // Spec §5: more records than the cap fail the export's validation and abort it. Only an
-  // EXPORT_LIMIT above EXPORT_CAP gets here; the file is refused rather than cut at the cap.
-  if (Math.min(size.inScope, limit) > settings.exportCap) {
-    const cap = settings.exportCap.toLocaleString("en-US");
-    return problemPage(`Export validation failed: Export limited to ${cap} records for performance reasons`, 422, { backHref: dialogHref() });
-  }
 
   const names = fields.map((f) => f.name);
   const labels = Object.fromEntries(fields.map((f) => [f.name, f.label]));
@@ -188,9 +182,12 @@ export async function loadWhereUsedExport(request: Request, rawItem: string | un
   if (!item || item.length > MAX_ITEM_KEY_LENGTH) return problemPage("Item number not provided", 400, { backHref: HOME_PATH });
   if (type !== "asset" && type !== "pm") return problemPage("Unknown Where Used type", 400, { backHref: whereUsedPath(item) });
   const requestId = requestIdOf(request);
+  const context = { requestId, signal: request.signal };
   let cursor;
   try {
-    cursor = await openCursor(bomBatches({ itemNumber: item }, type, { requestId, signal: request.signal }, WHERE_USED_EXPORT_MAX));
+    // Details §7: the total first (rows 0), then min(total, 1000), as the search export counts first.
+    const total = (await services().search.bom({ itemNumber: item, type, start: 0, rows: 0 }, context)).value.total;
+    cursor = await openCursor(bomBatches({ itemNumber: item }, type, context, Math.min(total, WHERE_USED_EXPORT_MAX)));
   } catch (error) {
     logFailure("Where Used export", error, { requestId, signal: request.signal });
     return problemPage(`Export failed: ${userMessageOf(error)}`, 503, { backHref: whereUsedPath(item), retryHref: url.pathname + url.search });
@@ -226,8 +223,19 @@ export async function loadProductExport(request: Request, rawId: string | undefi
   return withSignals(file, [
     { type: "click", data: { action: "pdp_export", docId: product.id, itemNumber, title: titleOf(product) } },
     { type: "conversion", data: { format: "csv", numRecords: 1, fields, query: itemNumber, docId: product.id, scope: "item" } },
+    // The item taken (details §3's conversion): its price in USD, one of it (decision 043).
+    { type: "conversion", data: { docId: product.id, value: itemValueOf(product), currency: "USD", quantity: 1 } },
   ]);
 }
+/** An item's value for its conversion signal: its list price, else its unit cost, else 0. */
+function itemValueOf(product: Doc): number {
+  for (const name of [catalogName("list_price"), catalogName("unit_cost")]) {
+    const value = product[name];
+    if (typeof value === "number" && Number.isFinite(value) && value >= 0) return value;
+  }
+  return 0;
+}
+
 /**
  * "View Details ↗": redirects to the item's own http(s) URL, with the click as its signal. The target is
  * read from the catalogue, never from the request, so this is no open redirect.

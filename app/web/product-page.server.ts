@@ -70,6 +70,12 @@ function categoryOf(product: Doc): string | null {
   return category == null ? null : String(category);
 }
 
+function withParam(params: URLSearchParams, name: string, value: string): URLSearchParams {
+  const next = new URLSearchParams(params);
+  next.set(name, value);
+  return next;
+}
+
 /** /product/{id or item number}: the item, its neighbours in the search it came from, its links; its view and result click. */
 export async function loadProductPage(request: Request, rawId: string | undefined) {
   await requireUser(request);
@@ -100,8 +106,11 @@ export async function loadProductPage(request: Request, rawId: string | undefine
   // address, which the Where Used page takes as its way back.
   const fromResults = url.searchParams.get("via") === "result";
   const queryId = url.searchParams.get("qid");
+  // Export without JavaScript comes back here (`export=csv`): the page starts the download.
+  const exporting = url.searchParams.get("export") === "csv";
   url.searchParams.delete("via");
   url.searchParams.delete("qid");
+  url.searchParams.delete("export");
   const rawPos = url.searchParams.get("pos");
   const position = rawPos && /^\d{1,9}$/.test(rawPos) ? Number(rawPos) : null;
   const neighbours = await neighboursOf(product, back, position, context, source).catch((error: unknown) => {
@@ -110,7 +119,8 @@ export async function loadProductPage(request: Request, rawId: string | undefine
   });
   const itemNumber = itemNumberOf(product);
   const self = `${url.pathname}${url.search}`;
-  const signals: SignalInput[] = [{ type: "view", data: { docId: product.id, title: titleOf(product), category: categoryOf(product), itemNumber } }];
+  // The page an export returns to is the same view again, not another one.
+  const signals: SignalInput[] = exporting ? [] : [{ type: "view", data: { docId: product.id, title: titleOf(product), category: categoryOf(product), itemNumber } }];
   // The result click, when the item really is at that place in that search (the neighbours were
   // found there): a made-up link records nothing; the same item again from the same session within
   // a while (a reload, Back and Forward, a replayed link) is the click already counted (signals.server.ts).
@@ -128,6 +138,7 @@ export async function loadProductPage(request: Request, rawId: string | undefine
       },
     });
   }
+  const exportHref = exportCsvPath("/product", product.id, { via: "pdp_export" });
   const page = {
     back,
     itemNumber,
@@ -138,7 +149,11 @@ export async function loadProductPage(request: Request, rawId: string | undefine
     image: imageOf(product, config.imageHosts),
     externalHref: externalUrlOf(product) ? `${productPath(product.id)}/external` : null,
     whereUsedHref: `${whereUsedPath(itemNumber)}?${new URLSearchParams({ back: self, via: "pdp_where_used" })}`,
-    exportHref: exportCsvPath("/product", product.id, { via: "pdp_export" }),
+    exportHref,
+    // Export without JavaScript: this page again, which starts the download and leaves the focus
+    // in the header's box, not on Export (a scan's Enter would export again).
+    exportPageHref: `${url.pathname}?${withParam(url.searchParams, "export", "csv")}`,
+    exportStarted: exporting ? exportHref : null,
     neighbours,
     degraded,
     backup,

@@ -279,10 +279,13 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
       const wider = found === 0 ? await widerSearch(request, state, config, requestId) : null;
       return { didYouMean: didYouMean ?? wider?.didYouMean ?? null, widerSearch: wider?.widerSearch ?? null };
     };
+    const dialog = await exportDialogOf(url, state, answer, requestId);
     const page = json(
       {
         view,
-        exportDialog: await exportDialogOf(url, state, answer, requestId),
+        // An export submitted without JavaScript: the dialog closes and the page starts the download.
+        exportDialog: dialog?.startedHref ? null : dialog,
+        exportStarted: dialog?.startedHref ?? null,
         ...(await rescueOf(total)),
         // A list's export and pick list would be the query's full-text search, not the list.
         exportMenu: total > 0 && !listed ? exportMenuOf(state, config, answer.value.docs.length, total) : null,

@@ -6,7 +6,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
-import { isJs, openSearch, renderedText, resultsHeading, searchUrl } from "./helpers";
+import { headerSearch, isJs, openSearch, renderedText, resultsHeading, searchUrl } from "./helpers";
 
 for (const width of [320, 1280]) {
   test(`at ${width} px the Export menu is on screen and folds when the dialog opens`, async ({ page }, testInfo) => {
@@ -70,6 +70,61 @@ for (const width of [320, 1280]) {
   });
 }
 
+for (const viewport of [
+  { width: 360, height: 640 },
+  { width: 1280, height: 900 },
+]) {
+  test(`at ${viewport.width}×${viewport.height} the dialog's Export button is on screen with every field ticked, no scrolling`, async ({ page }, testInfo) => {
+    await page.setViewportSize(viewport);
+    await openSearch(page, testInfo, searchUrl({ q: "pump", export: "all" }));
+    const dialog = page.locator("dialog.export-dialog");
+    await dialog.getByRole("button", { name: "Select All", exact: true }).click();
+    const all = await dialog.getByRole("checkbox").count();
+    expect(all).toBeGreaterThan(40);
+    await expect(dialog.locator('input[type="checkbox"]:checked')).toHaveCount(all);
+    // The focus on the dialog's title after Select All (its autofocus, or kept with JavaScript): the top of the dialog.
+    await dialog.getByRole("heading", { name: "Export Search Results" }).focus();
+    await expect(dialog.locator(".export-submit")).toBeInViewport();
+    await expect(dialog.getByRole("link", { name: "Cancel", exact: true })).toBeInViewport();
+  });
+}
+
+test("after the dialog's export the dialog is closed, the file downloaded and the header's box has the focus for the next scan", async ({ page }, testInfo) => {
+  await openSearch(page, testInfo, searchUrl({ q: "pump", export: "all" }));
+  const dialog = page.locator("dialog.export-dialog");
+  const [download] = await Promise.all([page.waitForEvent("download"), dialog.locator(".export-submit").click()]);
+  expect(download.suggestedFilename()).toMatch(/^all-results-\d{4}-\d{2}-\d{2}\.csv$/);
+  await expect(dialog).toHaveCount(0);
+  await expect(resultsHeading(page)).toBeVisible();
+  await expect(headerSearch(page)).toBeFocused();
+  if (!isJs(testInfo)) {
+    // The page the export returned to fetches the file itself, and offers it by hand.
+    const link = page.getByRole("link", { name: "download it here" });
+    await expect(page.getByRole("status").filter({ hasText: "If your download does not start" })).toBeVisible();
+    expect(await link.getAttribute("href")).toMatch(/^\/crib-search\/export\.csv\?/);
+  }
+});
+
+test("Select All and Select None submit to the dialog's page, never to the download (text browsers ignore formaction)", async ({ page }, testInfo) => {
+  await openSearch(page, testInfo, searchUrl({ q: "pump", export: "all" }));
+  const form = page.locator("dialog.export-dialog form.export-form");
+  const action = await form.getAttribute("action");
+  expect(action, "the form's own action, the one every submit uses in w3m").not.toContain("export.csv");
+  for (const name of ["Select All", "Select None"]) {
+    const button = form.getByRole("button", { name, exact: true });
+    expect(await button.getAttribute("formaction")).toBeNull();
+    expect(await button.getAttribute("name")).toBe("export-select");
+  }
+  if (isJs(testInfo)) return;
+  let downloads = 0;
+  page.on("download", () => downloads++);
+  await form.getByRole("button", { name: "Select All", exact: true }).click();
+  await expect(form.locator('input[type="checkbox"]:not(:checked)')).toHaveCount(0);
+  await form.getByRole("button", { name: "Select None", exact: true }).click();
+  await expect(form.locator('input[type="checkbox"]:checked')).toHaveCount(0);
+  expect(downloads).toBe(0);
+});
+
 test("with JavaScript the download shows its progress while it streams, then saves the file", async ({ page }, testInfo) => {
   // Skipped in the no-JavaScript project on purpose: without the dialog's script there is no progress bar to see.
   test.skip(!isJs(testInfo), "the progress is drawn by the dialog's script; without it the browser's own download shows it");
@@ -99,6 +154,32 @@ test("with JavaScript the download shows its progress while it streams, then sav
   // Done: the dialog closes by itself, back to the results.
   await expect(dialog).toHaveCount(0);
   await expect(resultsHeading(page)).toBeVisible();
+});
+
+test("with JavaScript a failed export asks whether to try again, and the retry downloads the file", async ({ page }, testInfo) => {
+  // Skipped in the no-JavaScript project on purpose: the browser's own download has no question to ask; the failure page offers Try Again.
+  test.skip(!isJs(testInfo), "the question is the dialog script's; without it the failure page has its own Try Again");
+  await openSearch(page, testInfo, searchUrl({ q: "pump", export: "all" }));
+  const dialog = page.locator("dialog.export-dialog");
+  // The first request gets no answer at all; the retry goes through.
+  let requests = 0;
+  await page.route("**/crib-search/export.csv?**", async (route) => {
+    requests++;
+    if (requests === 1) await route.abort("connectionrefused");
+    else await route.continue();
+  });
+  const questions: string[] = [];
+  page.on("dialog", (question) => {
+    questions.push(`${question.type()}: ${question.message()}`);
+    void question.accept();
+  });
+  const downloaded = page.waitForEvent("download");
+  await dialog.locator(".export-submit").click();
+  const download = await downloaded;
+  expect(questions).toHaveLength(1);
+  expect(questions[0]).toMatch(/^confirm: Export failed: .+\. Please check the browser console for more details\. Would you like to try again\?$/);
+  expect(requests).toBe(2);
+  expect(download.suggestedFilename()).toMatch(/^all-results-\d{4}-\d{2}-\d{2}\.csv$/);
 });
 
 for (const theme of ["light", "dark"] as const) {

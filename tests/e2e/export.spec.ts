@@ -18,6 +18,7 @@ import {
   exportDates,
   findBomHead,
   findBomItem,
+  headerSearch,
   isJs,
   openSearch,
   renderedText,
@@ -378,8 +379,13 @@ test.describe("item, BOM and Where Used exports", () => {
     // The button says how many fields the file holds.
     const button = page.getByRole("link", { name: /^Export \(\d+ fields\)$/ });
     const fields = Number(/\d+/.exec((await button.textContent()) ?? "")?.[0]);
-    const href = await button.getAttribute("href");
+    const [download] = await Promise.all([page.waitForEvent("download"), button.click()]);
+    const downloaded = new URL(download.url());
+    const href = `${downloaded.pathname}${downloaded.search}`;
     expect(href).toMatch(/^\/product\/[^/]+\/export\.csv/);
+    // After the export the header's box has the focus, not Export: a scan's Enter searches, it does not export again.
+    await expect(headerSearch(page)).toBeFocused();
+    await expect(button).not.toBeFocused();
 
     const response = await page.request.get(href!);
     expect(response.status()).toBe(200);

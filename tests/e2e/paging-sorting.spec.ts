@@ -142,6 +142,18 @@ test.describe("sort by", () => {
   });
 });
 
+test("every column of the results sorts, Item Description too (its whole text, case-insensitively)", async ({ page }, testInfo) => {
+  await openSearch(page, testInfo, searchUrl({ q: "pump" }));
+  const label = "Item Description";
+  const header = columnHeader(page, label);
+  for (const direction of ["asc", "desc"] as const) {
+    await header.getByRole("link").click();
+    await expect(page).toHaveURL(urlWith(SEARCH_PATH, [["q", "pump"], ["sort", `item_description ${direction}`]]));
+    await expect(header).toHaveAttribute("aria-sort", direction === "asc" ? "ascending" : "descending");
+    expectSortedColumn(await columnTexts(page, label), direction);
+  }
+});
+
 test.describe("paging", () => {
   test("page links, next, previous, first and last", async ({ page }, testInfo) => {
     await openSearch(page, testInfo, searchUrl({ q: "pump" }));

@@ -419,6 +419,18 @@ export function bomIndexDoc(bom: BomDoc): Record<string, string | number> {
 }
 
 /**
+ * A catalogue sort field as a Solr schema takes it: a text field (`item_description_t`) is Solr's
+ * cannot-sort error; its string copy (`item_description_s`) sorts by the text's whole value.
+ */
+function partSortField(name: string): string {
+  if (name.endsWith("_t") && COLUMN_TYPES.get(name) === "text") {
+    throw new SolrSyntaxError(`can not sort on a field w/o docValues unless it is indexed=true uninvertible=true and the type supports Uninversion: ${name}`, SOLR_EXCEPTION);
+  }
+  const text = name.endsWith("_s") ? `${name.slice(0, -2)}_t` : null;
+  return text && !COLUMN_TYPES.has(name) && COLUMN_TYPES.get(text) === "text" ? text : name;
+}
+
+/**
  * `asset_number_s` or `asset_number` → `asset_number`; a text field (`asset_description_t`) is
  * Solr's cannot-sort error, and anything else its unknown-field error.
  */
@@ -531,7 +543,7 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
       position = decodeCursor(cursorMark, clauses);
     }
     const first = clauses[0];
-    const sort: Sort = !first || first.field === "score" ? null : { field: first.field, direction: first.direction };
+    const sort: Sort = !first || first.field === "score" ? null : { field: partSortField(first.field), direction: first.direction };
     const filters = filtersOf(params);
     const jsonFacets = jsonFacetSpecs(params);
     const classicFacets = classicFacetSpecs(params);

@@ -66,7 +66,10 @@ describe("a portal of two workers whose provider hangs or rotates refresh tokens
     try {
       const response = await fetch(at("/login?returnTo=/crib-search"), { redirect: "manual" });
       expect(response.status).toBe(503);
-      expect(await response.text()).toContain(NOT_ANSWERING);
+      const html = await response.text();
+      // Spec §8's text, then why.
+      expect(html).toContain("Failed to initiate login. Please try again.");
+      expect(html).toContain(NOT_ANSWERING);
     } finally {
       idp.answer(DISCOVERY_PATH);
     }
@@ -80,6 +83,7 @@ describe("a portal of two workers whose provider hangs or rotates refresh tokens
       expect(response.status).toBe(503);
       const html = await response.text();
       expect(html).toContain("Authentication Failed");
+      expect(html).toContain("Login callback failed. Please try logging in again.");
       expect(html).toContain(NOT_ANSWERING);
       expect(response.headers.getSetCookie().some((c) => c.startsWith("crib-session=") && !/Max-Age=0/i.test(c))).toBe(false);
     } finally {

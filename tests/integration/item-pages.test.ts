@@ -364,5 +364,11 @@ describe("signals", () => {
       expect(actions).toContain(action);
     }
     expect(signals.every((s) => typeof s.id === "string" && !Number.isNaN(Date.parse(s.timestamp)))).toBe(true);
+    // The item page's export is the item's conversion (details §3): its value in USD, quantity 1.
+    const listPrice = doc!.attribute_list_price_d;
+    const unitCost = doc!.attribute_unit_cost_d;
+    const value = typeof listPrice === "number" ? listPrice : typeof unitCost === "number" ? unitCost : 0;
+    const conversions = signals.filter((s) => s.type === "conversion" && s.data.docId === doc!.id && "value" in s.data).map((s) => s.data);
+    expect(conversions).toEqual([{ docId: doc!.id, value, currency: "USD", quantity: 1 }]);
   });
 });

@@ -62,13 +62,14 @@ export class BackendEngine implements SearchEngine {
         signal,
       });
     } catch {
-      throw new SearchError(NETWORK_ERROR);
+      // Spec §8: no response is status 0.
+      throw new SearchError(NETWORK_ERROR, "outage", 0);
     }
     const body = parseJson(await response.text().catch(() => null));
     if (!response.ok) {
       const parsed = ErrorSchema.safeParse(body);
       const message = parsed.success ? parsed.data.error.message : response.statusText || "An error occurred";
-      throw new SearchError(message, response.status === 404 ? "not-found" : response.status >= 500 ? "outage" : "bad-request");
+      throw new SearchError(message, response.status === 404 ? "not-found" : response.status >= 500 ? "outage" : "bad-request", response.status);
     }
     return body;
   }

@@ -210,6 +210,16 @@ describe("EmbeddedEngine.search", () => {
     expect(numbers(items.docs)).toEqual(["DA97-07365A", "W10295370", "WB44T10011", "wb44t10012", "WD12X10304", "WH23X10030", "WR55X10942", "WR55X10943"]);
   });
 
+  it("sorts by the item description (a text field) by its whole value, case-insensitively", async () => {
+    const key = (d: Record<string, unknown>) => (typeof d.item_description_t === "string" ? d.item_description_t.toLowerCase() : null);
+    const asc = (await engine.search(request({ sort: { field: "item_description_t", direction: "asc" } }))).docs.map(key);
+    const present = asc.filter((v): v is string => v !== null);
+    expect(present.length).toBeGreaterThan(2);
+    expect(present).toEqual([...present].sort());
+    const desc = (await engine.search(request({ sort: { field: "item_description_t", direction: "desc" } }))).docs.map(key);
+    expect(desc.filter((v) => v !== null)).toEqual([...present].reverse());
+  });
+
   it("sorts numbers numerically", async () => {
     const response = await engine.search(request({ sort: { field: "attribute_quantity_on_hand_i", direction: "desc" } }));
     expect(response.docs.map((d) => d.attribute_quantity_on_hand_i ?? null)).toEqual([40, 12, 5, 5, 3, 0, null, null]);

@@ -188,6 +188,13 @@ describe("sortStep", () => {
     );
   });
 
+  it("sorts a text field by its string copy, which Solr can sort (a `_t` field it cannot)", () => {
+    expect(run(sortStep, request({ sort: { field: "item_description_t", direction: "asc" } })).get("sort")).toBe("item_description_s asc");
+    expect(run(sortStep, request({ sort: { field: "item_description_t", direction: "desc" } }), { cursorMark: "*" }).get("sort")).toBe(
+      "item_description_s desc, id asc",
+    );
+  });
+
   it("adds the id tie-breaker for cursor iteration", () => {
     expect(run(sortStep, request({ sort: { field: "item_number_s", direction: "desc" } }), { cursorMark: "*" }).get("sort")).toBe(
       "item_number_s desc, id asc",

@@ -5,7 +5,7 @@
  * special character escaped, with the tree's own operators (`+`, `-`, `OR`), or as phrase-quoted,
  * escaped filter values: never as query syntax of its own.
  */
-import { HIGHLIGHTED_FIELDS, OPENING_NUMBER_FIELDS } from "../../catalog-fields";
+import { HIGHLIGHTED_FIELDS, OPENING_NUMBER_FIELDS, sortCopyOf } from "../../catalog-fields";
 import type { Filter, SearchRequest, Sort } from "../../engine";
 import { FACET_LIMIT, HL_POST, HL_PRE } from "../../engine";
 import { configuredFacetFields, fieldKey, hasTypeSuffix } from "../../fields";
@@ -76,7 +76,7 @@ export function numberQuery(text: string): string {
 
 /** Relevance is `score desc`; a cursor needs the `id` tie-breaker, and sorts by `id asc` alone by default. */
 export function sortParam(sort: Sort, cursor: boolean): string {
-  const field = sort && FIELD_NAME.test(sort.field) ? `${sort.field} ${sort.direction}` : null;
+  const field = sort && FIELD_NAME.test(sort.field) ? `${sortCopyOf(sort.field)} ${sort.direction}` : null;
   if (cursor) return field ? `${field}, id asc` : "id asc";
   return field ?? "score desc";
 }
