@@ -78,26 +78,36 @@ async function hydrated(page: Page, mode: Mode): Promise<void> {
   await until(page, () => Object.keys(document.querySelector("main > *") ?? {}).some((key) => key.startsWith("__reactFiber")), "React to hydrate the page");
 }
 
-/** Clicks the first element matching `selector` whose text or label starts with `text`. */
-async function clickText(page: Page, selector: string, text: string): Promise<void> {
-  const handles = await page.$$(selector);
-  for (const handle of handles) {
-    const label = await handle.evaluate((el) => (el.getAttribute("aria-label") ?? el.textContent ?? "").trim());
-    if (label.startsWith(text)) return handle.click();
-  }
-  throw new Error(`no ${selector} reading "${text}" on ${pathOf(page)}`);
+/**
+ * Clicks the first element matching `selector` whose text or label starts with `text`, with the
+ * mouse: element handles need a script realm that Firefox closes when its JavaScript is off.
+ */
+async function clickText(page: Page, selector: string, text = ""): Promise<void> {
+  const point = await page.evaluate(
+    (selector, text) => {
+      const element = [...document.querySelectorAll(selector)].find((el) => (el.getAttribute("aria-label") ?? el.textContent ?? "").trim().startsWith(text));
+      if (!element) return null;
+      element.scrollIntoView({ block: "center" });
+      const box = element.getBoundingClientRect();
+      return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    },
+    selector,
+    text,
+  );
+  if (!point) throw new Error(`no ${selector} reading "${text}" on ${pathOf(page)}`);
+  await page.mouse.click(point.x, point.y);
 }
 
 async function scan(page: Page, code: string): Promise<void> {
   await page.keyboard.type(code, { delay: 8 });
   await page.keyboard.press("Enter");
   await waitForAddress(page, (address) => address.startsWith(`/product/${encodeURIComponent(code)}?`), `the item page of ${code}`);
-  const title = await page.$eval("#product-title", (el) => el.textContent ?? "");
+  const title = await page.evaluate(() => document.getElementById("product-title")?.textContent ?? "");
   expect(title).toContain(`(${code})`);
 }
 
 async function openFirstItem(page: Page, mode: Mode): Promise<void> {
-  await page.click("a.row-link");
+  await clickText(page, "a.row-link");
   await waitForAddress(page, (address) => address.startsWith("/product/"), "an item page");
   await hydrated(page, mode);
 }
@@ -117,12 +127,12 @@ const STEPS: [string, Step][] = [
     await hydrated(page, mode);
   }],
   ["a column's sort", async (page, mode) => {
-    await page.click("a.sort-link");
+    await clickText(page, "a.sort-link");
     await waitForAddress(page, (address) => address.includes("sort="), "a sorted list");
     await hydrated(page, mode);
   }],
   ["the export dialog's Cancel", async (page, mode) => {
-    await page.click("details.export-menu summary");
+    await clickText(page, "details.export-menu summary");
     await clickText(page, "details.export-menu a", "Export all results");
     await until(page, () => document.querySelector("dialog.export-dialog[open]") !== null, "the export dialog");
     await clickText(page, "dialog.export-dialog a", "Cancel");
