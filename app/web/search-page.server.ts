@@ -5,7 +5,7 @@ import { services } from "~/registry.server";
 import type { RequestContext, SearchResponse } from "~/search/engine";
 import { SearchError, userMessageOf } from "~/search/errors";
 import { itemNumberOf } from "~/search/field-format";
-import { headLinesPath, isQueryId, productPath, SEARCH_PATH, whereUsedPath, withBack } from "~/search/paths";
+import { headLinesPath, isQueryId, productPath, SEARCH_PATH, SHOWN_QUERY_PARAM, whereUsedPath, withBack } from "~/search/paths";
 import { jumpKeyOf, jumpTarget, LIST_PARAM, listHref, numberListOf } from "~/search/query/number-jump";
 import { pickListHref } from "~/search/pick-list-view";
 import type { SearchConfig } from "~/search/search-config";
@@ -166,9 +166,13 @@ async function lookUpNumbers(numbers: string[], context: PageContext): Promise<{
  * without JavaScript, a number that opens its item (returned with its signals), and the canonical URL.
  */
 async function redirectFirst(request: Request, url: URL, state: SearchState, config: SearchConfig, context: PageContext) {
+  // Search pressed on the header's untouched box, served empty without JavaScript: the query it showed.
+  const shown = state.q ? "" : (url.searchParams.get(SHOWN_QUERY_PARAM) ?? "").trim();
+  const asked = shown ? withQuery(state, shown) : state;
   // The header's "Search all items" without JavaScript: the query alone, without the refinement
   // its form carried along (docs/decisions/015).
-  if (url.searchParams.get("all") === "1") throw redirect(searchHref({ ...EMPTY_STATE, q: state.q }, config));
+  if (url.searchParams.get("all") === "1") throw redirect(searchHref({ ...EMPTY_STATE, q: asked.q }, config));
+  if (shown) throw redirect(searchHref(asked, config));
   // Before the canonical redirect: a number typed with stray spaces opens its item in one hop.
   const jump = await jumpToItem(request, url, state, config, context);
   if (jump) return jump;

@@ -28,6 +28,15 @@ describe("short and old links", () => {
     expect(resultsHeading(await old.text())).toMatch(/^\d+ results for "x"$/);
   });
 
+  it("the header's untouched box (q empty, the query it showed in `shown`) keeps the query; a typed query wins", async () => {
+    const kept = await get(`${SEARCH_PATH}?q=&shown=pump&f=status%3AActive&sort=item_number+asc`);
+    expect(urlWith(SEARCH_PATH, [["q", "pump"], ["f", "status:Active"], ["sort", "item_number asc"]])(new URL(kept.url)), kept.url).toBe(true);
+    const typed = await get(`${SEARCH_PATH}?q=valve&shown=pump`);
+    expect(urlWith(SEARCH_PATH, [["q", "valve"]])(new URL(typed.url)), typed.url).toBe(true);
+    const all = await get(`${SEARCH_PATH}?q=&shown=pump&f=status%3AActive&all=1`);
+    expect(urlWith(SEARCH_PATH, [["q", "pump"]])(new URL(all.url)), all.url).toBe(true);
+  });
+
   it("?where-used=ITEM goes to that item's Where Used page", async () => {
     const item = String((await apiSearch(get, { q: "pump", rows: 1 })).docs[0]?.item_number_s ?? "");
     expect(item).not.toBe("");
