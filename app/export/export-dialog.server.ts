@@ -48,9 +48,14 @@ export function buildExportDialog(input: {
     select === "all" ? exportFields(config) : select === "none" || params.get("fields-none") === "1" ? [] : request.fields;
   const chosenKeys = new Set(chosen.map((f) => f.key));
   const size = exportSize(total, scope, state, limit, cap);
-  const step = STEPS.find((s) => s === params.get("export-step")) ?? submittedStep(params, chosen.length, size) ?? (size.inScope === 0 ? "empty" : "choose");
+  // An export asked for from the platform's page, submitted as the platform stopped answering: the
+  // file would come from the backup, which the person is asked about first (step `backup`), never
+  // given in silence.
+  const fellBack = input.backup?.pageFromBackup === true && request.source !== "backup" && params.get(EXPORT_GO) === "1";
+  const submitted = submittedStep(params, chosen.length, size);
+  const step = STEPS.find((s) => s === params.get("export-step")) ?? (submitted === "started" && fellBack ? "backup" : submitted) ?? (size.inScope === 0 ? "empty" : "choose");
   // A page from the backup exports from the backup, as does a user who chose it (step `backup`).
-  const source: "backup" | null = request.source === "backup" || input.backup?.pageFromBackup ? "backup" : null;
+  const source: "backup" | null = request.source === "backup" || (input.backup?.pageFromBackup && !fellBack) ? "backup" : null;
   const exportRequest = { state, scope, fields: chosen, filename: request.filename, source };
   const exportQuery = exportParams(exportRequest, config);
   const platformQuery = exportParams({ ...exportRequest, source: null }, config);

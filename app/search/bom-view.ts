@@ -21,10 +21,11 @@ const columnsOf = (links: Partial<Record<BomSortField, BomColumn["linksTo"]>>): 
 
 /**
  * Where Used and the BOM pages list one component's BOM records (the BOM pages without the
- * quantity, as the spec has them): the item is the same in every row, and each asset number leads
- * to the lines of the BOM it heads (`/boms/{head}`, decision 037).
+ * quantity, as the spec has them); each asset number leads to the lines of the BOM it heads
+ * (`/boms/{head}`, decision 037). Where Used names its item once, in its heading, not on every row
+ * (issue 36, point 9; its CSV keeps the column, so that a file says what it holds).
  */
-export const WHERE_USED_COLUMNS: BomColumn[] = columnsOf({ asset_number: "head" });
+export const WHERE_USED_COLUMNS: BomColumn[] = columnsOf({ asset_number: "head" }).filter((c) => c.field !== "item_number");
 export const BOM_TABLE_COLUMNS: BomColumn[] = columnsOf({ asset_number: "head" }).filter((c) => c.field !== "quantity");
 
 export const BOM_PAGE_SIZE = 20;
@@ -32,13 +33,16 @@ export const WHERE_USED_PAGE_SIZE = 5;
 /** A section's page sizes (`asset-rows`): the Where Used default and the spec's search page sizes. */
 export const SECTION_PAGE_SIZES = [5, 20, 50, 100] as const;
 
-/** The Where Used sections' sort choices (issue 29: the spec's lone "Relevance" sorted nothing). */
+/**
+ * The Where Used sections' sort choices (issue 29: the spec's lone "Relevance" sorted nothing), the
+ * first the default: by asset, the BOMs a technician goes through. Not by item number: every row
+ * is the same item.
+ */
 export const WHERE_USED_SORTS: { value: string; label: string }[] = (
   [
-    ["item_number", "asc", " A-Z"],
-    ["item_number", "desc", " Z-A"],
-    ["org_code", "asc", " A-Z"],
     ["asset_number", "asc", " A-Z"],
+    ["asset_number", "desc", " Z-A"],
+    ["org_code", "asc", " A-Z"],
     ["asset_group", "asc", " A-Z"],
     ["quantity", "desc", ", most first"],
   ] as const
@@ -178,3 +182,6 @@ export function buildBomSection(input: {
     pageParam: `${prefix}-page`,
   };
 }
+
+/** Where Used's order until a person picks another: by asset, the first of WHERE_USED_SORTS. */
+export const WHERE_USED_DEFAULT_SORT: SectionSort = { field: "asset_number", direction: "asc" };

@@ -11,6 +11,7 @@ import {
   sectionControlsOf,
   sectionRowsOf,
   WHERE_USED_COLUMNS,
+  WHERE_USED_DEFAULT_SORT,
   WHERE_USED_PAGE_SIZE,
   WHERE_USED_SORTS,
   type BomColumn,
@@ -241,8 +242,8 @@ export async function loadSingleBom(request: Request, rawItem: string | undefine
 }
 
 const WHERE_USED_SECTIONS: SectionSpec[] = [
-  { prefix: "asset", type: "asset", title: "Asset BOM", columns: WHERE_USED_COLUMNS, pageSize: WHERE_USED_PAGE_SIZE, defaultSort: { field: "item_number", direction: "asc" } },
-  { prefix: "pm", type: "pm", title: "PM BOM", columns: WHERE_USED_COLUMNS, pageSize: WHERE_USED_PAGE_SIZE, defaultSort: { field: "item_number", direction: "asc" } },
+  { prefix: "asset", type: "asset", title: "Asset BOM", columns: WHERE_USED_COLUMNS, pageSize: WHERE_USED_PAGE_SIZE, defaultSort: WHERE_USED_DEFAULT_SORT },
+  { prefix: "pm", type: "pm", title: "PM BOM", columns: WHERE_USED_COLUMNS, pageSize: WHERE_USED_PAGE_SIZE, defaultSort: WHERE_USED_DEFAULT_SORT },
 ];
 
 /** Breadcrumbs from where the user came: a search, or an item page (which itself may carry its search). */

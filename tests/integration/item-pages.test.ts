@@ -137,7 +137,7 @@ describe("item detail loader", () => {
 });
 
 describe("Where Used loader", () => {
-  it("pages each section by 5 on its own and sorts by item number by default", async () => {
+  it("pages each section by 5 on its own and sorts by asset number by default, naming the item in no column", async () => {
     const busy = (await componentsByTypes()).sort((a, b) => b.asset - a.asset)[0]!;
     expect(busy.asset).toBeGreaterThan(5);
     const page = await call("whereUsed", `/where-used/${encodeURIComponent(busy.item)}?asset-page=2`, { item: busy.item });
@@ -145,7 +145,10 @@ describe("Where Used loader", () => {
     expect(asset.title).toBe("Asset BOM");
     expect(asset.rows).toHaveLength(Math.min(5, busy.asset - 5));
     expect(asset.range).toBe(`6-${5 + asset.rows.length} of ${busy.asset}`);
-    expect(asset.columns.find((c: any) => c.field === "item_number").sorted).toBe("asc");
+    expect(asset.columns.find((c: any) => c.field === "asset_number").sorted).toBe("asc");
+    expect(asset.columns.map((c: any) => c.field)).not.toContain("item_number");
+    const heads = asset.rows.map((row: any) => String(row.asset_number ?? row.cells?.asset_number ?? ""));
+    expect(heads).toEqual([...heads].sort((a, b) => a.localeCompare(b)));
     expect(pm.pager.page).toBe(1);
     expect(asset.pager.links.find((l: any) => l.page === 3)?.href).toContain("asset-page=3");
     expect(page.crumbs.map((c: any) => c.label)).toEqual(["Home", `Where Used: ${busy.item}`]);
