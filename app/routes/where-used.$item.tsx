@@ -18,7 +18,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export default function WhereUsedPage() {
-  const { item, description, crumbs, sections, exportBase, sorts, bom } = useLoaderData<typeof loader>();
+  const { item, description, crumbs, sections, exportBase, sorts, bom, print } = useLoaderData<typeof loader>();
   const location = useLocation();
   return (
     <div className="where-used">
@@ -34,6 +34,18 @@ export default function WhereUsedPage() {
           </AppLink>
         )}
       </div>
+      {print && (
+        // Paper gets every row: a page of five would print five.
+        <p className="print-all">
+          {print.printing ? (
+            <>
+              Every row is shown, to print with the browser&apos;s Print. <AppLink to={print.href}>Show pages</AppLink>
+            </>
+          ) : (
+            <AppLink to={print.href}>Show all {print.rows} rows to print</AppLink>
+          )}
+        </p>
+      )}
       <p className="print-only print-meta">
         Crib Search · Where Used: {item} · <PrintDate />
       </p>

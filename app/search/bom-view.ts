@@ -185,3 +185,14 @@ export function buildBomSection(input: {
 
 /** Where Used's order until a person picks another: by asset, the first of WHERE_USED_SORTS. */
 export const WHERE_USED_DEFAULT_SORT: SectionSort = { field: "asset_number", direction: "asc" };
+
+/**
+ * A BOM or Where Used page with every row of each section on one page, for printing (`print=all`):
+ * up to as many rows as a section's export holds.
+ */
+export const PRINT_ALL = { param: "print", value: "all", rows: 1000 } as const;
+
+/** Whether the page is asked for with every row (`print=all`). */
+export function printsAll(params: URLSearchParams): boolean {
+  return params.get(PRINT_ALL.param) === PRINT_ALL.value;
+}

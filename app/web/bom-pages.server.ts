@@ -12,6 +12,8 @@ import {
   sectionRowsOf,
   WHERE_USED_COLUMNS,
   WHERE_USED_DEFAULT_SORT,
+  PRINT_ALL,
+  printsAll,
   WHERE_USED_PAGE_SIZE,
   WHERE_USED_SORTS,
   type BomColumn,
@@ -107,7 +109,10 @@ export interface SectionSpec {
 async function loadBomSection(number: BomNumber, spec: SectionSpec, url: URL, context: RequestContext) {
   const service = services().search;
   const state: SectionState = parseSectionState(url.searchParams, spec.prefix, spec.defaultSort);
-  const pageSize = sectionRowsOf(url.searchParams, spec.prefix, spec.pageSize);
+  // Printed, every row of the section on one page.
+  const printing = printsAll(url.searchParams);
+  if (printing) state.page = 1;
+  const pageSize = printing ? PRINT_ALL.rows : sectionRowsOf(url.searchParams, spec.prefix, spec.pageSize);
   const fetchPage = (page: number) =>
     service.bom(
       {
@@ -138,6 +143,22 @@ async function loadBomSection(number: BomNumber, spec: SectionSpec, url: URL, co
     defaultSort: spec.defaultSort,
   });
   return { ...section, controls: sectionControlsOf(url.searchParams, spec.prefix, state, pageSize), degraded: answer.degraded, backup: backupOf(answer) };
+}
+
+/**
+ * The page's way to print every row: a link to it while sections show a page of their rows, and
+ * the way back to pages once it is shown.
+ */
+function printViewOf(url: URL, sections: { total: number; rows: unknown[] }[]): { printing: boolean; href: string; rows: number } | null {
+  const params = new URLSearchParams(url.search);
+  if (printsAll(params)) {
+    params.delete(PRINT_ALL.param);
+    const search = params.toString();
+    return { printing: true, href: `${url.pathname}${search ? `?${search}` : ""}`, rows: sections.reduce((n, s) => n + s.rows.length, 0) };
+  }
+  if (!sections.some((s) => s.total > s.rows.length)) return null;
+  params.set(PRINT_ALL.param, PRINT_ALL.value);
+  return { printing: false, href: `${url.pathname}?${params}`, rows: sections.reduce((n, s) => n + Math.min(s.total, PRINT_ALL.rows), 0) };
 }
 
 /** How many BOM records of each type an item has (for the single-type redirect). */
@@ -306,6 +327,7 @@ export async function loadWhereUsed(request: Request, rawItem: string | undefine
     sections: [asset, pm],
     exportBase: exportCsvPath("/where-used", item),
     sorts: WHERE_USED_SORTS,
+    print: printViewOf(url, [asset, pm]),
   };
   return withSignals(answer, signals);
 }

@@ -38,3 +38,24 @@ for (const width of [320, 1280]) {
     await expect(bomSection(page, "Asset BOM").getByRole("combobox", { name: "Asset BOM sort" })).toHaveValue("asset_number desc");
   });
 }
+
+test("Where Used prints every row: one link shows them all on one page, and paper gets them all", async ({ page, request }, testInfo) => {
+  const { item, counts } = await findBomItem(request, (c) => c.asset > 20, "is used in more than 20 asset BOMs");
+  await page.goto(`/where-used/${encodeURIComponent(item)}`);
+  await waitForReact(page, testInfo);
+  await expect(bomSection(page, "Asset BOM").locator("tbody > tr")).toHaveCount(5);
+  const rows = Math.min(counts.asset, 1000) + Math.min(counts.pm, 1000);
+  await page.getByRole("link", { name: `Show all ${rows} rows to print`, exact: true }).click();
+  await expect(page).toHaveURL(/[?&]print=all/);
+  await expect(bomSection(page, "Asset BOM").locator("tbody > tr")).toHaveCount(Math.min(counts.asset, 1000));
+  await expect(bomSection(page, "Asset BOM").locator(".pager-bar")).toHaveCount(0);
+  await page.emulateMedia({ media: "print" });
+  await expect(page.getByRole("link", { name: "Show pages", exact: true })).toBeHidden();
+  const printed = await bomSection(page, "Asset BOM").locator("tbody > tr").evaluateAll((trs) => trs.filter((tr) => (tr as HTMLElement).offsetParent !== null).length);
+  expect(printed, "every asset row on paper").toBe(Math.min(counts.asset, 1000));
+  await page.emulateMedia({ media: "screen" });
+  await waitForReact(page, testInfo);
+  await page.getByRole("link", { name: "Show pages", exact: true }).click();
+  await expect(page).not.toHaveURL(/print=all/);
+  await expect(bomSection(page, "Asset BOM").locator("tbody > tr")).toHaveCount(5);
+});
