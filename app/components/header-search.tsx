@@ -173,6 +173,9 @@ export function HeaderSearch({ search }: { search: HeaderSearchView }) {
       ) : (
         <PlainBox box={box} />
       )}
+      {/* Without JavaScript the autofocused box is served empty (docs/decisions/042): the page's
+          query goes along so that Search on the untouched box keeps it; a typed or scanned query wins. */}
+      {search.autoFocus && search.query && <input type="hidden" name={hydrated ? undefined : "was"} value={search.query} />}
       <button type="submit">Search</button>
       {search.keep.length > 0 && (
         <div className="search-scope">

@@ -12,7 +12,7 @@ import type { SearchConfig } from "~/search/search-config";
 import { totalPages } from "~/search/pager";
 import { buildSearchView, facetTermsOf, searchRequestOf, widerSearchOf } from "~/search/search-view";
 import type { Answer } from "~/search/service";
-import { EMPTY_STATE, goToPage, parseSearchParams, searchHref, serializeSearchState, withQuery, type SearchState } from "~/search/state";
+import { EMPTY_STATE, goToPage, normalizeQuery, parseSearchParams, searchHref, serializeSearchState, withQuery, type SearchState } from "~/search/state";
 import { requireUser } from "./auth.server";
 import { backupOf, exportBackupText } from "./backup.server";
 import { bomHeadOf } from "./bom-pages.server";
@@ -166,9 +166,14 @@ async function lookUpNumbers(numbers: string[], context: PageContext): Promise<{
  * without JavaScript, a number that opens its item (returned with its signals), and the canonical URL.
  */
 async function redirectFirst(request: Request, url: URL, state: SearchState, config: SearchConfig, context: PageContext) {
+  // The header's untouched box without JavaScript is sent empty with the page's query in `was`
+  // (docs/decisions/042): the query stays. A typed or scanned query replaces it.
+  // Raw `q`, not the state's: a typed `*:*` still means every item.
+  const was = (url.searchParams.get("q") ?? "").trim() ? "" : normalizeQuery(url.searchParams.get("was") ?? "");
   // The header's "Search all items" without JavaScript: the query alone, without the refinement
   // its form carried along (docs/decisions/015).
-  if (url.searchParams.get("all") === "1") throw redirect(searchHref({ ...EMPTY_STATE, q: state.q }, config));
+  if (url.searchParams.get("all") === "1") throw redirect(searchHref({ ...EMPTY_STATE, q: state.q || was }, config));
+  if (was) throw redirect(searchHref({ ...state, q: was, page: 1 }, config));
   // Before the canonical redirect: a number typed with stray spaces opens its item in one hop.
   const jump = await jumpToItem(request, url, state, config, context);
   if (jump) return jump;
