@@ -35,3 +35,13 @@ test("a query typed into the header box replaces the page's query", async ({ pag
   expect(currentParams(page).getAll("f")).toEqual([filter]);
   expect(currentParams(page).has("was")).toBe(false);
 });
+
+test("`*:*` typed into the header box still lists every item", async ({ page, request }, testInfo) => {
+  const { url, filter } = await filteredPumps(request);
+  await openSearch(page, testInfo, url);
+  await headerSearch(page).fill("*:*");
+  await headerSearch(page).press("Enter");
+  await expect.poll(() => currentParams(page).has("q")).toBe(false);
+  expect(currentParams(page).getAll("f")).toEqual([filter]);
+  expect(currentParams(page).has("was")).toBe(false);
+});
