@@ -142,9 +142,10 @@ function FacetGroup({ facet, hidden }: { facet: FacetView; hidden: [string, stri
                   className="facet-value"
                   aria-label={`${v.selected === "include" ? "Stop including" : "Include"} ${facet.label}: ${v.value}`}
                 >
-                  <span className="facet-name">{v.value}</span>
-                  <span className="count">{v.count}</span>
-                </AppLink>
+                  {/* Spaces between name, count and exclude control: text browsers and copied text
+                      read "Pumps 155 −", not "Pumps155−"; the grid and flex layout ignore them. */}
+                  <span className="facet-name">{v.value}</span> <span className="count">{v.count}</span>
+                </AppLink>{" "}
                 {v.selected && <span className="visually-hidden">{v.selected === "include" ? "(included)" : "(excluded)"}</span>}
                 <AppLink
                   to={filterToggleHref(hidden, facet.param, v.value, v.selected, "exclude")}

@@ -4,7 +4,7 @@ import { HiddenInputs } from "./hidden-inputs";
 import { lazyPart, useHydrated } from "./hydration";
 import { AppForm } from "./nav";
 import { usePageKeys } from "./scan-keys";
-import { SEARCH_PATH, SHOWN_QUERY_PARAM } from "~/search/paths";
+import { SEARCH_PATH } from "~/search/paths";
 import type { SearchBoxAttributes } from "./search-input";
 
 /** What a new query from the header keeps of the search on screen (spec §4: not the page nor search-within). */
@@ -158,8 +158,9 @@ export function HeaderSearch({ search }: { search: HeaderSearchView }) {
       ) : (
         <PlainBox box={box} />
       )}
-      {/* Without JavaScript the box is served empty: Search pressed on it as it is keeps the query. */}
-      {!hydrated && search.autoFocus && search.query && <input type="hidden" name={SHOWN_QUERY_PARAM} value={search.query} />}
+      {/* Without JavaScript the autofocused box is served empty (docs/decisions/042): the page's
+          query goes along so that Search on the untouched box keeps it; a typed or scanned query wins. */}
+      {search.autoFocus && search.query && <input type="hidden" name={hydrated ? undefined : "was"} value={search.query} />}
       <button type="submit">Search</button>
       {search.keep.length > 0 && (
         <div className="search-scope">

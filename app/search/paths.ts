@@ -16,12 +16,6 @@ export const LOGOUT_PATH = "/logout";
 export const SIGNED_OUT_PATH = "/signed-out";
 /** The portal's own support page: where Contact Support leads when no company site is configured. */
 export const SUPPORT_PATH = "/support";
-/**
- * The query the header's box showed as its placeholder when it was served empty (docs/decisions/025):
- * sent with the box's form before scripts run, so that Search pressed on the untouched box keeps
- * the query. Never part of a canonical URL.
- */
-export const SHOWN_QUERY_PARAM = "shown";
 
 /** Path segment for an item number: slashes, spaces, `#`, `%` and unicode survive the round trip. */
 export function itemPath(prefix: ItemPrefix, itemNumber: string): string {

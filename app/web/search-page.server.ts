@@ -5,14 +5,14 @@ import { services } from "~/registry.server";
 import type { RequestContext, SearchResponse } from "~/search/engine";
 import { SearchError, userMessageOf } from "~/search/errors";
 import { itemNumberOf } from "~/search/field-format";
-import { headLinesPath, isQueryId, productPath, SEARCH_PATH, SHOWN_QUERY_PARAM, whereUsedPath, withBack } from "~/search/paths";
+import { headLinesPath, isQueryId, productPath, SEARCH_PATH, whereUsedPath, withBack } from "~/search/paths";
 import { jumpKeyOf, jumpTarget, LIST_PARAM, listHref, numberListOf } from "~/search/query/number-jump";
 import { pickListHref } from "~/search/pick-list-view";
 import type { SearchConfig } from "~/search/search-config";
 import { totalPages } from "~/search/pager";
 import { buildSearchView, facetTermsOf, searchRequestOf, widerSearchOf } from "~/search/search-view";
 import type { Answer } from "~/search/service";
-import { EMPTY_STATE, goToPage, parseSearchParams, searchHref, serializeSearchState, withQuery, type SearchState } from "~/search/state";
+import { EMPTY_STATE, goToPage, normalizeQuery, parseSearchParams, searchHref, serializeSearchState, withQuery, type SearchState } from "~/search/state";
 import { requireUser } from "./auth.server";
 import { backupOf, exportBackupText } from "./backup.server";
 import { bomHeadOf } from "./bom-pages.server";
@@ -166,13 +166,14 @@ async function lookUpNumbers(numbers: string[], context: PageContext): Promise<{
  * without JavaScript, a number that opens its item (returned with its signals), and the canonical URL.
  */
 async function redirectFirst(request: Request, url: URL, state: SearchState, config: SearchConfig, context: PageContext) {
-  // Search pressed on the header's untouched box, served empty without JavaScript: the query it showed.
-  const shown = state.q ? "" : (url.searchParams.get(SHOWN_QUERY_PARAM) ?? "").trim();
-  const asked = shown ? withQuery(state, shown) : state;
+  // The header's untouched box without JavaScript is sent empty with the page's query in `was`
+  // (docs/decisions/042): the query stays. A typed or scanned query replaces it.
+  // Raw `q`, not the state's: a typed `*:*` still means every item.
+  const was = (url.searchParams.get("q") ?? "").trim() ? "" : normalizeQuery(url.searchParams.get("was") ?? "");
   // The header's "Search all items" without JavaScript: the query alone, without the refinement
   // its form carried along (docs/decisions/015).
-  if (url.searchParams.get("all") === "1") throw redirect(searchHref({ ...EMPTY_STATE, q: asked.q }, config));
-  if (shown) throw redirect(searchHref(asked, config));
+  if (url.searchParams.get("all") === "1") throw redirect(searchHref({ ...EMPTY_STATE, q: state.q || was }, config));
+  if (was) throw redirect(searchHref({ ...state, q: was, page: 1 }, config));
   // Before the canonical redirect: a number typed with stray spaces opens its item in one hop.
   const jump = await jumpToItem(request, url, state, config, context);
   if (jump) return jump;

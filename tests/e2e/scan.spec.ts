@@ -113,18 +113,3 @@ for (const width of [320, 1280]) {
     expect(new URL(page.url()).searchParams.getAll("f")).toEqual([]);
   });
 }
-
-test("Search pressed on the untouched header box keeps the query and the filters", async ({ page, request }, testInfo) => {
-  const { filtered } = await fixture(request);
-  await page.goto(filtered);
-  await waitForReact(page, testInfo);
-  // Without JavaScript the box is served empty, the query as its placeholder.
-  await expectReadyForScan(page, "pump");
-  const before = new URL(page.url()).searchParams;
-  await page.getByRole("search").getByRole("button", { name: "Search", exact: true }).click();
-  await expect(page.locator("#results-heading")).toHaveText(/results? for "pump"$/);
-  const after = new URL(page.url()).searchParams;
-  expect(after.get("q")).toBe("pump");
-  expect(after.getAll("f")).toEqual(before.getAll("f"));
-  expect(after.has("shown"), "the query shown is no part of the address").toBe(false);
-});

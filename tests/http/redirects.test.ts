@@ -28,12 +28,12 @@ describe("short and old links", () => {
     expect(resultsHeading(await old.text())).toMatch(/^\d+ results for "x"$/);
   });
 
-  it("the header's untouched box (q empty, the query it showed in `shown`) keeps the query; a typed query wins", async () => {
-    const kept = await get(`${SEARCH_PATH}?q=&shown=pump&f=status%3AActive&sort=item_number+asc`);
+  it("the header's untouched box (q empty, the query it showed in `was`) keeps the query; a typed query wins", async () => {
+    const kept = await get(`${SEARCH_PATH}?q=&was=pump&f=status%3AActive&sort=item_number+asc`);
     expect(urlWith(SEARCH_PATH, [["q", "pump"], ["f", "status:Active"], ["sort", "item_number asc"]])(new URL(kept.url)), kept.url).toBe(true);
-    const typed = await get(`${SEARCH_PATH}?q=valve&shown=pump`);
+    const typed = await get(`${SEARCH_PATH}?q=valve&was=pump`);
     expect(urlWith(SEARCH_PATH, [["q", "valve"]])(new URL(typed.url)), typed.url).toBe(true);
-    const all = await get(`${SEARCH_PATH}?q=&shown=pump&f=status%3AActive&all=1`);
+    const all = await get(`${SEARCH_PATH}?q=&was=pump&f=status%3AActive&all=1`);
     expect(urlWith(SEARCH_PATH, [["q", "pump"]])(new URL(all.url)), all.url).toBe(true);
   });
 
