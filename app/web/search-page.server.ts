@@ -168,8 +168,8 @@ async function lookUpNumbers(numbers: string[], context: PageContext): Promise<{
 async function redirectFirst(request: Request, url: URL, state: SearchState, config: SearchConfig, context: PageContext) {
   // The header's untouched box without JavaScript is sent empty with the page's query in `was`
   // (docs/decisions/042): the query stays. A typed or scanned query replaces it.
-  // Raw `q`, not the state's: a typed `*:*` still means every item.
-  const was = (url.searchParams.get("q") ?? "").trim() ? "" : normalizeQuery(url.searchParams.get("was") ?? "");
+  // Only the untouched box's `q=`: a typed `*:*` or blank (spaces) still means every item.
+  const was = url.searchParams.get("q") === "" ? normalizeQuery(url.searchParams.get("was") ?? "") : "";
   // The header's "Search all items" without JavaScript: the query alone, without the refinement
   // its form carried along (docs/decisions/015).
   if (url.searchParams.get("all") === "1") throw redirect(searchHref({ ...EMPTY_STATE, q: state.q || was }, config));

@@ -51,11 +51,11 @@ test("a 320 × 640 first screen shows the results heading and four whole result 
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
 });
 
-test("at 1280 px the results stay the spec's table: the stock locator is a card's, not a column's", async ({ page }, testInfo) => {
+test("at 1280 px the results table shows the stock locator beside the quantity (decision 042)", async ({ page }, testInfo) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await openSearch(page, testInfo, searchUrl({ q: "pump" }));
   const first = page.locator("table.results-table tbody tr").first();
   await expect(first.locator("td.c-quantity_on_hand")).toBeVisible();
-  await expect(first.locator("td.c-stock_locator")).toBeHidden();
-  await expect(page.locator("table.results-table thead th", { hasText: /locator/i })).toBeHidden();
+  await expect(first.locator("td.c-stock_locator")).toBeVisible();
+  await expect(page.locator("table.results-table thead th", { hasText: /locator/i })).toBeVisible();
 });
