@@ -19,7 +19,7 @@ import { PreferencesContext, type ShellPreferences } from "./components/preferen
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
 import { useShell } from "./components/header-search";
-import { HOME_PATH } from "./search/paths";
+import { HOME_PATH, SEARCH_PATH } from "./search/paths";
 import styles from "./styles/app.css";
 import { loadSignInState } from "./web/auth.server";
 import { companyLinks, liteParamRedirect, supportHref, readPreferences, signalsEnabled, typeaheadEnabled } from "./web/preferences.server";
@@ -45,6 +45,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 const THEME_CLASS = { light: "light", dark: "dark", auto: undefined } as const;
 const COLOR_SCHEME = { light: "light", dark: "dark", auto: "light dark" } as const;
+
+/**
+ * Where a page's scroll position is kept: a results list's under its address, so that the item
+ * page's "← Back", a link to the list, finds the list where it was left (issue 36, point 8), as the
+ * browser's own Back does; every other page's under its place in the history.
+ */
+function scrollKey(location: { pathname: string; search: string; key: string }): string {
+  return location.pathname === SEARCH_PATH ? `${location.pathname}${location.search}` : location.key;
+}
 
 export function Layout({ children }: { children: ReactNode }) {
   useDocumentNavigation();
@@ -81,7 +90,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </main>
         <SiteFooter lite={preferences.lite} theme={preferences.theme} here={here} company={signIn?.company ?? null} />
         {/* Lite mode: not one script, not even the router's state; every control is a link or a form. */}
-        {!preferences.lite && <ScrollRestoration nonce={nonce} />}
+        {!preferences.lite && <ScrollRestoration nonce={nonce} getKey={scrollKey} />}
         {!preferences.lite && <Scripts nonce={nonce} />}
       </body>
     </html>

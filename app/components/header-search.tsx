@@ -139,7 +139,8 @@ export function HeaderSearch({ search }: { search: HeaderSearchView }) {
       const active = document.activeElement;
       const box = document.getElementById("site-search");
       if ((!active || active === document.body) && !document.querySelector("dialog[open]") && box instanceof HTMLInputElement) {
-        box.focus();
+        // Where the page was scrolled back to stays (a list returned to from an item).
+        box.focus({ preventScroll: true });
         // A new query's box is a new, empty one: its query goes in now that it has the focus.
         if (!box.value && search.autoFocus) box.value = search.query;
         box.select();

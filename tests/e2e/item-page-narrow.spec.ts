@@ -4,7 +4,7 @@
  * to the list it was opened from, the search box ready for the next scan.
  */
 import { expect, test } from "@playwright/test";
-import { openSearch, resultRows, searchUrl, specificationRows, waitForReact } from "./helpers";
+import { isJs, openSearch, resultRows, resultsHeading, searchUrl, specificationRows, waitForReact } from "./helpers";
 
 const HEIGHT = 640;
 
@@ -36,3 +36,22 @@ for (const width of [320, 1280]) {
     await expect(page.locator("#site-search")).toBeFocused();
   });
 }
+
+test("at 320 px \"← Back\" from an item returns to the list where it was scrolled", async ({ page }, testInfo) => {
+  test.skip(!isJs(testInfo), "Without JavaScript the link opens the list at its top, the box focused for the next scan (docs/decisions/025); the browser's own Back keeps the place.");
+  await page.setViewportSize({ width: 320, height: 640 });
+  await openSearch(page, testInfo, searchUrl({ q: "pump" }));
+  const row = resultRows(page).nth(8);
+  await row.scrollIntoViewIfNeeded();
+  const before = await page.evaluate(() => window.scrollY);
+  expect(before, "the list scrolled down").toBeGreaterThan(500);
+  await row.locator("a.row-link").click();
+  await expect(page.locator("#product-title")).toBeVisible();
+  await waitForReact(page, testInfo);
+  await page.getByRole("link", { name: "← Back", exact: true }).click();
+  await expect(resultsHeading(page)).toBeVisible();
+  await expect.poll(() => page.evaluate(() => window.scrollY), { message: "the list's scroll position" }).toBeGreaterThan(before - 40);
+  expect(await page.evaluate(() => window.scrollY)).toBeLessThan(before + 40);
+  // The next scan still lands: the box has the focus.
+  await expect(page.locator("#site-search")).toBeFocused();
+});
