@@ -190,9 +190,12 @@ describe("sign-in on: PostgreSQL stopped and restarted", () => {
     expect(back.status).toBe(200);
     expect(back.body).toMatch(/name="csrf"/);
     // A line when the sessions began failing and one when they worked again; no stack per request.
+    // The replica's output reaches the test through a pipe: wait for the line, not for a time.
+    const lines = (msg: string) => logOf(replica).filter((e) => e.msg === msg && e.use === "sessions").length;
+    await waitFor(async () => lines("store working again") > 0, 10_000, () => "no line saying the sessions' store works again");
     const entries = logOf(replica);
-    expect(entries.filter((e) => e.msg === "store failing" && e.use === "sessions").length).toBe(1);
-    expect(entries.filter((e) => e.msg === "store working again" && e.use === "sessions").length).toBe(1);
+    expect(lines("store failing")).toBe(1);
+    expect(lines("store working again")).toBe(1);
     expect(entries.filter((e) => e.status === 500)).toEqual([]);
   });
 
