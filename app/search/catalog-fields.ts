@@ -144,9 +144,22 @@ export const DEFAULT_FACET_FIELDS: readonly string[] = [
   "attribute_item_type_s",
 ];
 
+/**
+ * A facet no index holds: whether an item's quantity on hand is below its organisation's minimum
+ * stock level (both known). Its one value is BELOW_MINIMUM; excluding it leaves the rest. The
+ * embedded catalogue derives it from the two fields, Fusion asks for it as a function range.
+ */
+export const STOCK_LEVEL_FIELD = "stock_level_s";
+export const BELOW_MINIMUM = "Below minimum";
+/** The two fields the stock level compares. */
+export const STOCK_LEVEL_INPUTS = { onHand: "attribute_quantity_on_hand_i", minimum: "attribute_org_min_stock_level_i" } as const;
+
+/** The facet panel when a deployment names none: spec §3's five, then the stock level (decision 045). */
+export const PANEL_FACET_FIELDS: readonly string[] = [...DEFAULT_FACET_FIELDS, STOCK_LEVEL_FIELD];
+
 /** Every field a filter may name: the default panel first, then the other facet fields. */
 export const FACET_FIELDS: readonly string[] = [
-  ...DEFAULT_FACET_FIELDS,
+  ...PANEL_FACET_FIELDS,
   ...CATALOG_FIELDS.filter((f) => f.facet && !DEFAULT_FACET_FIELDS.includes(f.name)).map((f) => f.name),
 ];
 

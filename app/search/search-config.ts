@@ -1,4 +1,4 @@
-import { DEFAULT_FACET_FIELDS, DISPLAY_ORDER, FACET_FIELDS, RESULT_COLUMNS, SORTABLE_FIELDS } from "./catalog-fields";
+import { PANEL_FACET_FIELDS, DISPLAY_ORDER, FACET_FIELDS, RESULT_COLUMNS, SORTABLE_FIELDS } from "./catalog-fields";
 
 /**
  * Which fields the search page facets, shows and sorts on: the field registry's (catalog-fields.ts),
@@ -26,7 +26,7 @@ export const ALL_FACET_FIELDS: readonly string[] = FACET_FIELDS;
 const frozen = (list: readonly string[]): string[] => Object.freeze([...list]) as string[];
 
 export const DEFAULT_SEARCH_CONFIG: SearchConfig = Object.freeze({
-  facetFields: frozen(DEFAULT_FACET_FIELDS),
+  facetFields: frozen(PANEL_FACET_FIELDS),
   allFacetFields: frozen(ALL_FACET_FIELDS),
   displayOrder: frozen(DISPLAY_ORDER),
   resultFields: frozen(RESULT_COLUMNS),
@@ -38,7 +38,7 @@ export function searchConfigWith(settings: { facetFields?: string[]; displayOrde
   if (!settings.facetFields && !settings.displayOrder) return DEFAULT_SEARCH_CONFIG;
   return Object.freeze({
     ...DEFAULT_SEARCH_CONFIG,
-    facetFields: frozen(settings.facetFields ?? DEFAULT_FACET_FIELDS),
+    facetFields: frozen(settings.facetFields ?? PANEL_FACET_FIELDS),
     displayOrder: frozen(settings.displayOrder ?? DISPLAY_ORDER),
   });
 }

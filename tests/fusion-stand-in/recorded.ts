@@ -10,6 +10,7 @@
  */
 import fs from "node:fs";
 import type { BomDoc, BomRequest, Doc, FieldValue, Filter, Sort } from "../../app/search/engine";
+import { BELOW_MINIMUM, STOCK_LEVEL_FIELD, STOCK_LEVEL_INPUTS } from "../../app/search/catalog-fields";
 import { bomKeyOf, HL_POST, HL_PRE } from "../../app/search/engine";
 import { normalizeWord, vocabularyOf, type Vocabulary } from "./spellcheck";
 
@@ -163,13 +164,25 @@ function score(entry: Indexed, clauses: Clause[]): number | null {
   return hits;
 }
 
+/**
+ * A document's values of a field as strings; the stock level (no field of the index) is what the
+ * client's function range computes: BELOW_MINIMUM when the quantity on hand is below the minimum.
+ */
+export function valuesOf(doc: Doc, field: string): string[] {
+  if (field === STOCK_LEVEL_FIELD) {
+    const [onHand, minimum] = [doc[STOCK_LEVEL_INPUTS.onHand], doc[STOCK_LEVEL_INPUTS.minimum]];
+    return typeof onHand === "number" && typeof minimum === "number" && onHand < minimum ? [BELOW_MINIMUM] : [];
+  }
+  const raw = doc[field];
+  return raw === null || raw === undefined ? [] : Array.isArray(raw) ? raw.map(String) : [String(raw)];
+}
+
 /** Solr's `fq` semantics for the portal's filters: values of one field OR-ed, excludes first. */
 export function filterMatches(doc: Doc, filters: Filter[]): boolean {
   const byField = new Map<string, Filter[]>();
   for (const f of filters) byField.set(f.field, [...(byField.get(f.field) ?? []), f]);
   for (const [field, list] of byField) {
-    const raw = doc[field];
-    const values = raw === null || raw === undefined ? [] : Array.isArray(raw) ? raw : [String(raw)];
+    const values = valuesOf(doc, field);
     if (list.some((f) => f.type === "exclude" && values.includes(f.value))) return false;
     const includes = list.filter((f) => f.type === "include");
     if (includes.length > 0 && !includes.some((f) => values.includes(f.value))) return false;
@@ -288,8 +301,7 @@ export class RecordedIndex {
     for (const field of request.facetFields) {
       const counts = new Map<string, number>();
       for (const { entry } of hits) {
-        const value = entry.doc[field];
-        for (const v of Array.isArray(value) ? value : [value]) if (v !== null && v !== undefined) counts.set(String(v), (counts.get(String(v)) ?? 0) + 1);
+        for (const v of valuesOf(entry.doc, field)) counts.set(v, (counts.get(v) ?? 0) + 1);
       }
       facets.set(field, [...counts].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count || compare(a.value, b.value)));
     }

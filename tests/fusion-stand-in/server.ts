@@ -15,7 +15,7 @@ import zlib from "node:zlib";
 import type { BomDoc, BomRequest, BomSortField, Doc, FieldValue, Filter, Sort } from "../../app/search/engine";
 import { BOM_SORT_FIELDS, HL_POST, HL_PRE } from "../../app/search/engine";
 import { EmbeddedEngine } from "../../app/search/engines/embedded/embedded-engine.server";
-import { filterMatches, RecordedIndex, type RecordedAnswer, type RecordedSearch } from "./recorded";
+import { filterMatches, RecordedIndex, valuesOf, type RecordedAnswer, type RecordedSearch } from "./recorded";
 import { ITEM_COLUMNS } from "../../app/search/engines/embedded/schema";
 import {
   parseFacetFieldParam,
@@ -23,9 +23,11 @@ import {
   parseBomNumberFilter,
   parseProductQuery,
   parseSort,
+  parseStockLevelRange,
   SolrSyntaxError,
   type SortClause,
 } from "./solr-syntax";
+import { BELOW_MINIMUM, STOCK_LEVEL_FIELD } from "../../app/search/catalog-fields";
 import { check, VocabularyCache, type Vocabulary } from "./spellcheck";
 
 export interface StandInOptions {
@@ -314,6 +316,17 @@ interface FacetSpec {
   field: string;
   limit: number;
   mincount: number;
+  /** A query facet (the stock level's function range): answered with the count of its value. */
+  query?: string;
+}
+
+/** `{type: "query", q: <the stock level's range>}` as a facet over the stock level's value. */
+function queryFacetSpec(key: string, q: unknown): FacetSpec {
+  const range = typeof q === "string" ? parseStockLevelRange(q) : null;
+  if (!range || range.type !== "include") {
+    throw new SolrSyntaxError(`org.apache.solr.search.SyntaxError: Unsupported query facet '${key}': the stand-in knows the stock level's range only`);
+  }
+  return { key, field: STOCK_LEVEL_FIELD, limit: Number.POSITIVE_INFINITY, mincount: 0, query: BELOW_MINIMUM };
 }
 
 function jsonFacetSpecs(params: Params): FacetSpec[] {
@@ -329,7 +342,8 @@ function jsonFacetSpecs(params: Params): FacetSpec[] {
     throw new SolrSyntaxError("org.apache.solr.search.SyntaxError: json.facet must be a JSON object");
   }
   return Object.entries(parsed as Record<string, unknown>).map(([key, value]) => {
-    const spec = value as { type?: unknown; field?: unknown; limit?: unknown; mincount?: unknown } | null;
+    const spec = value as { type?: unknown; field?: unknown; limit?: unknown; mincount?: unknown; q?: unknown } | null;
+    if (spec?.type === "query") return queryFacetSpec(key, spec.q);
     if (!spec || typeof spec !== "object" || spec.type !== "terms" || typeof spec.field !== "string") {
       throw new SolrSyntaxError(`org.apache.solr.search.SyntaxError: Unsupported facet '${key}': the stand-in knows terms facets only`);
     }
@@ -573,8 +587,7 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
         facetFields.map((field) => {
           const counts = new Map<string, number>();
           for (const doc of matching) {
-            const v = doc[field];
-            if (v !== null && v !== undefined) counts.set(String(v), (counts.get(String(v)) ?? 0) + 1);
+            for (const v of valuesOf(doc, field)) counts.set(v, (counts.get(v) ?? 0) + 1);
           }
           return [field, [...counts].map(([value, count]) => ({ value, count }))];
         }),
@@ -624,7 +637,8 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
       const facets: Record<string, unknown> = { count: total };
       for (const spec of jsonFacets) {
         const values = (facetValues.get(spec.field) ?? []).filter((v) => v.count >= spec.mincount).slice(0, spec.limit);
-        facets[spec.key] = { buckets: values.map((v) => ({ val: bucketValue(spec.field, v.value), count: v.count })) };
+        if (spec.query !== undefined) facets[spec.key] = { count: values.find((v) => v.value === spec.query)?.count ?? 0 };
+        else facets[spec.key] = { buckets: values.map((v) => ({ val: bucketValue(spec.field, v.value), count: v.count })) };
       }
       body.facets = facets;
     }

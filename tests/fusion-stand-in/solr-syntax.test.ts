@@ -9,6 +9,9 @@ import {
   SolrSyntaxError,
 } from "./solr-syntax";
 import { candidates, check, levenshtein } from "./spellcheck";
+import { BELOW_MINIMUM, STOCK_LEVEL_FIELD } from "../../app/search/catalog-fields";
+import { filterQueries } from "../../app/search/engines/fusion/query-builder";
+import { DEFAULT_SEARCH_CONFIG } from "../../app/search/search-config";
 
 const HOSTILE = [
   'He said "hi"',
@@ -71,6 +74,23 @@ describe("parseFilterQuery", () => {
       } catch (error) {
         expect((error as Error).message).toMatch(/^org\.apache\.solr\.search\.SyntaxError: Cannot parse '/);
       }
+    }
+  });
+});
+
+describe("the stock level's function range", () => {
+  const config = DEFAULT_SEARCH_CONFIG;
+  it("reads the client's own range filters as the stock level's value, included or excluded", () => {
+    const [below] = filterQueries([{ field: STOCK_LEVEL_FIELD, value: BELOW_MINIMUM, type: "include" }], config);
+    const [rest] = filterQueries([{ field: STOCK_LEVEL_FIELD, value: BELOW_MINIMUM, type: "exclude" }], config);
+    expect(parseFilterQuery(below!)).toEqual({ tag: "stock_level_tag", field: STOCK_LEVEL_FIELD, type: "include", values: [BELOW_MINIMUM] });
+    expect(parseFilterQuery(rest!)).toEqual({ tag: "stock_level_tag_exclude", field: STOCK_LEVEL_FIELD, type: "exclude", values: [BELOW_MINIMUM] });
+  });
+
+  it("rejects another function, other bounds or a tag of the wrong polarity", () => {
+    const [below] = filterQueries([{ field: STOCK_LEVEL_FIELD, value: BELOW_MINIMUM, type: "include" }], config);
+    for (const value of [below!.replace("lt(", "gt("), below!.replace("l=1", "l=0"), below!.replace("stock_level_tag", "stock_level_tag_exclude"), "{!frange l=1}"]) {
+      expect(() => parseFilterQuery(value), value).toThrow(SolrSyntaxError);
     }
   });
 });

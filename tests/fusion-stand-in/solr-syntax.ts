@@ -1,8 +1,9 @@
 /**
  * The few pieces of Solr query syntax the portal's Fusion client sends, parsed strictly: filter
- * queries in the two tagged forms, the product lookup `q`, `sort` specs and the asset-BOM `fq`.
+ * queries in the two tagged forms and the stock level's function range, the product lookup `q`, `sort` specs and the asset-BOM `fq`.
  * Anything else is a `SolrSyntaxError`, which the stand-in answers with Solr's 400 error body.
  */
+import { BELOW_MINIMUM, STOCK_LEVEL_FIELD, STOCK_LEVEL_INPUTS } from "../../app/search/catalog-fields";
 
 export class SolrSyntaxError extends Error {
   override name = "SolrSyntaxError";
@@ -91,6 +92,7 @@ export interface ParsedFilter {
  */
 export function parseFilterQuery(fq: string): ParsedFilter {
   const fail = syntaxFailer(fq);
+  if (fq.startsWith("{!frange")) return parseStockLevelFilter(fq, fail);
   const r = new Reader(fq);
   const tagMatch = r.match(TAG);
   if (!tagMatch) fail("expected a {!tag=…} local parameter");
@@ -204,4 +206,28 @@ export function parseFacetFieldParam(value: string): { key: string; field: strin
   const field = m[2]!.trim();
   const key = /(?:^|\s)key=(\S+)/.exec(m[1]!)?.[1];
   return { key: key ?? field, field };
+}
+
+const { onHand: ON_HAND, minimum: MINIMUM } = STOCK_LEVEL_INPUTS;
+/** The one function the client ranges over: 1 when the quantity on hand is below the minimum, both present. */
+const BELOW_MINIMUM_FUNCTION = `if(and(exists(${ON_HAND}),exists(${MINIMUM}),lt(${ON_HAND},${MINIMUM})),1,0)`;
+const FRANGE = /^\{!frange (l=1|u=0)(?: tag=([A-Za-z0-9_.-]+))?\}(.*)$/s;
+
+/**
+ * `{!frange l=1 [tag=…]}<below minimum>` (the items below minimum) or `{!frange u=0 [tag=…]}` (the
+ * rest) as a filter on the stock level's value; null for another function or bounds. Solr would
+ * run any function; the stand-in knows the one the client sends.
+ */
+export function parseStockLevelRange(text: string): { tag: string | null; type: "include" | "exclude" } | null {
+  const m = FRANGE.exec(text);
+  if (!m || m[3] !== BELOW_MINIMUM_FUNCTION) return null;
+  return { tag: m[2] ?? null, type: m[1] === "l=1" ? "include" : "exclude" };
+}
+
+function parseStockLevelFilter(fq: string, fail: (why: string) => never): ParsedFilter {
+  const range = parseStockLevelRange(fq);
+  if (!range) return fail("the stand-in knows one function range: the stock level's");
+  const tag = range.tag ?? fail("expected a tag local parameter");
+  if (range.type === "exclude" ? !tag.endsWith("_tag_exclude") : !tag.endsWith("_tag")) fail(`tag '${tag}' does not fit the range`);
+  return { tag, field: STOCK_LEVEL_FIELD, type: range.type, values: [BELOW_MINIMUM] };
 }

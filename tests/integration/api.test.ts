@@ -37,7 +37,7 @@ describe("/api/search", () => {
     expect(body.data.numFound).toBe(600);
     expect(body.data.docs).toHaveLength(20);
     expect(body.data.facets.map((f: { field: string }) => f.field)).toEqual([
-      "org_code_s", "category_s", "manufacturer_s", "attribute_status_s", "attribute_item_type_s",
+      "org_code_s", "category_s", "manufacturer_s", "attribute_status_s", "attribute_item_type_s", "stock_level_s",
     ]);
   });
 
@@ -129,7 +129,8 @@ describe("/api/suggestions, /api/facets, /api/config", () => {
 
   it("serves the public configuration", async () => {
     const { body } = await call("config");
-    expect(body.data.facetFields).toHaveLength(5);
+    // Spec §3's five, then the stock level (decision 045).
+    expect(body.data.facetFields).toEqual(["org_code_s", "category_s", "manufacturer_s", "attribute_status_s", "attribute_item_type_s", "stock_level_s"]);
     expect(body.data.pageSizes).toEqual([20, 50, 100]);
     expect(body.data).toMatchObject({ exportLimit: 1000, ssoEnabled: false, engine: "embedded" });
   });

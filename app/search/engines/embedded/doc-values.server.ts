@@ -1,3 +1,4 @@
+import { BELOW_MINIMUM, STOCK_LEVEL_FIELD, STOCK_LEVEL_INPUTS } from "../../catalog-fields";
 import type { CatalogDb } from "./catalog-db.server";
 import { ident } from "./catalog-db.server";
 import { ITEM_COLUMNS, type ColumnType } from "./schema";
@@ -77,12 +78,23 @@ export class DocValues {
 
 const COLUMN_TYPES = new Map(ITEM_COLUMNS.map((c) => [c.name, c.type]));
 
+/** A column of the catalogue, or the stock level derived from two (catalog-fields.ts). */
 export function isCatalogField(field: string): boolean {
-  return COLUMN_TYPES.has(field);
+  return COLUMN_TYPES.has(field) || field === STOCK_LEVEL_FIELD;
+}
+
+/** BELOW_MINIMUM for every item whose quantity on hand is below its minimum, both known. */
+function loadStockLevel(db: CatalogDb, maxRowid: number): DocValues {
+  const ids = new Int32Array(maxRowid + 1).fill(NO_VALUE);
+  const [onHand, minimum] = [ident(STOCK_LEVEL_INPUTS.onHand), ident(STOCK_LEVEL_INPUTS.minimum)];
+  const below = db.prepare(`SELECT rowid FROM items WHERE ${onHand} IS NOT NULL AND ${minimum} IS NOT NULL AND ${onHand} < ${minimum}`).pluck();
+  for (const rowid of below.iterate() as Iterable<number>) ids[rowid] = 0;
+  return new DocValues(STOCK_LEVEL_FIELD, "string", [BELOW_MINIMUM], ids, null);
 }
 
 /** Reads one column of every item into a DocValues; `maxRowid` sizes the arrays. */
 export function loadDocValues(db: CatalogDb, field: string, maxRowid: number): DocValues {
+  if (field === STOCK_LEVEL_FIELD) return loadStockLevel(db, maxRowid);
   const type = COLUMN_TYPES.get(field);
   if (!type) throw new Error(`Unknown catalogue field: ${field}`);
   const ids = new Int32Array(maxRowid + 1).fill(NO_VALUE);

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import type { BomDoc, Doc, SearchRequest } from "../../engine";
+import { BELOW_MINIMUM, STOCK_LEVEL_FIELD } from "../../catalog-fields";
 import { HL_POST, HL_PRE } from "../../engine";
 import { CatalogWriter } from "./catalog-writer.server";
 import { EmbeddedEngine } from "./embedded-engine.server";
@@ -14,10 +15,10 @@ function item(n: number, fields: Partial<Doc>): Doc {
 }
 
 const ITEMS: Doc[] = [
-  item(1, { item_number_s: "WR55X10942", item_description_t: "Fresh Food Thermistor Sensor", org_code_s: "LOU", category_s: "Sensors", attribute_status_s: "Active", attribute_quantity_on_hand_i: 5 }),
-  item(2, { item_number_s: "WR55X10943", item_description_t: "Freezer Thermistor", org_code_s: "SEL", category_s: "Sensors", attribute_status_s: "Inactive", attribute_quantity_on_hand_i: 0 }),
-  item(3, { item_number_s: "WD12X10304", item_description_t: "Drain Pump Assembly 120V", org_code_s: "LOU", category_s: "Pumps", attribute_status_s: "Active", attribute_quantity_on_hand_i: 12 }),
-  item(4, { item_number_s: "WH23X10030", item_description_t: "Drain Hose", org_code_s: "DEC", category_s: "Hoses", attribute_status_s: "Active" }),
+  item(1, { item_number_s: "WR55X10942", item_description_t: "Fresh Food Thermistor Sensor", org_code_s: "LOU", category_s: "Sensors", attribute_status_s: "Active", attribute_quantity_on_hand_i: 5, attribute_org_min_stock_level_i: 10 }),
+  item(2, { item_number_s: "WR55X10943", item_description_t: "Freezer Thermistor", org_code_s: "SEL", category_s: "Sensors", attribute_status_s: "Inactive", attribute_quantity_on_hand_i: 0, attribute_org_min_stock_level_i: 1 }),
+  item(3, { item_number_s: "WD12X10304", item_description_t: "Drain Pump Assembly 120V", org_code_s: "LOU", category_s: "Pumps", attribute_status_s: "Active", attribute_quantity_on_hand_i: 12, attribute_org_min_stock_level_i: 12 }),
+  item(4, { item_number_s: "WH23X10030", item_description_t: "Drain Hose", org_code_s: "DEC", category_s: "Hoses", attribute_status_s: "Active", attribute_org_min_stock_level_i: 3 }),
   item(5, { item_number_s: "DA97-07365A", item_description_t: "Ice Maker Assembly", org_code_s: "LOU", category_s: "Assemblies", attribute_status_s: "Obsolete - Inactive", attribute_quantity_on_hand_i: 3, manufacturer_s: "Samsung" }),
   item(6, { item_number_s: "W10295370", item_description_t: "Water Filter <b>bold</b>", org_code_s: "SEL", category_s: "Filters", attribute_status_s: "Active", attribute_quantity_on_hand_i: 40, attribute_supplier_part_number_s: "SUP-778812" }),
   item(7, { item_number_s: "WB44T10011", item_description_t: "Bake Element", org_code_s: "DEC", category_s: "Heating Elements", attribute_status_s: "Active", attribute_quantity_on_hand_i: 5 }),
@@ -74,6 +75,33 @@ afterAll(() => {
   engine.close();
   forgiving.close();
   fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the stock level, derived from the quantity on hand and the minimum", () => {
+  const stock = (filters: SearchRequest["filters"] = []) => engine.search(request({ filters, facetFields: [...FACETS, STOCK_LEVEL_FIELD] }));
+
+  it("counts the items below their minimum, both known, as one facet value", async () => {
+    // 5 < 10 and 0 < 1 are below; 12 of 12 is not; a minimum without a quantity is unknown.
+    expect(facet(await stock(), STOCK_LEVEL_FIELD)).toEqual({ [BELOW_MINIMUM]: 2 });
+  });
+
+  it("lists exactly those items when included, and every other item when excluded", async () => {
+    const below = await stock([{ field: STOCK_LEVEL_FIELD, value: BELOW_MINIMUM, type: "include" }]);
+    expect(numbers(below.docs)).toEqual(["WR55X10942", "WR55X10943"]);
+    const rest = await stock([{ field: STOCK_LEVEL_FIELD, value: BELOW_MINIMUM, type: "exclude" }]);
+    expect(rest.total).toBe(ITEMS.length - 2);
+    expect(numbers(rest.docs)).not.toContain("WR55X10942");
+  });
+
+  it("combines with other filters, and keeps its own count when it is the one selected (multi-select)", async () => {
+    const response = await stock([
+      { field: STOCK_LEVEL_FIELD, value: BELOW_MINIMUM, type: "include" },
+      { field: "attribute_status_s", value: "Active", type: "include" },
+    ]);
+    expect(numbers(response.docs)).toEqual(["WR55X10942"]);
+    expect(facet(response, STOCK_LEVEL_FIELD)).toEqual({ [BELOW_MINIMUM]: 1 });
+    expect(facet(response, "attribute_status_s")).toEqual({ Active: 1, Inactive: 1 });
+  });
 });
 
 describe("EmbeddedEngine.search", () => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BELOW_MINIMUM, STOCK_LEVEL_FIELD } from "../../catalog-fields";
 import type { BomDoc, BomType, FacetResult, SearchResponse } from "../../engine";
 import { HL_POST, HL_PRE, toDoc } from "../../engine";
 import { fieldKey } from "../../fields";
@@ -8,6 +9,8 @@ const DocSchema = z.looseObject({ id: z.union([z.string(), z.number()]) });
 
 const BucketSchema = z.looseObject({ val: z.union([z.string(), z.number(), z.boolean()]), count: z.number() });
 const JsonFacetSchema = z.looseObject({ buckets: z.array(BucketSchema) });
+/** A query facet's answer (the stock level's): the count of its matches. */
+const QueryFacetSchema = z.looseObject({ count: z.number().int().nonnegative() });
 
 export const SolrResponseSchema = z.looseObject({
   response: z.looseObject({
@@ -27,6 +30,10 @@ export type SolrResponse = z.infer<typeof SolrResponseSchema>;
 export function parseFacets(body: SolrResponse, fields: readonly string[]): FacetResult[] {
   return fields.map((field) => {
     const json = body.facets?.[field];
+    if (field === STOCK_LEVEL_FIELD) {
+      const below = QueryFacetSchema.safeParse(json);
+      return { field, values: below.success && below.data.count > 0 ? [{ value: BELOW_MINIMUM, count: below.data.count }] : [] };
+    }
     const buckets = JsonFacetSchema.safeParse(json);
     if (buckets.success) return { field, values: buckets.data.buckets.map((b) => ({ value: String(b.val), count: b.count })) };
     const flat = body.facet_counts?.facet_fields?.[field];

@@ -150,6 +150,13 @@ describe("parseFacets", () => {
       { field: "category_s", values: [{ value: "Pumps", count: 4 }] },
     ]);
   });
+
+  it("reads the stock level's query facet as its one value, none when no item is below minimum or the answer is odd", () => {
+    const body = (below: unknown) => parseSolrBody({ response: { numFound: 0, docs: [] }, facets: { count: 9, stock_level_s: below } });
+    expect(parseFacets(body({ count: 4 }), ["stock_level_s"])).toEqual([{ field: "stock_level_s", values: [{ value: "Below minimum", count: 4 }] }]);
+    expect(parseFacets(body({ count: 0 }), ["stock_level_s"])).toEqual([{ field: "stock_level_s", values: [] }]);
+    expect(parseFacets(body({ buckets: [] }), ["stock_level_s"])).toEqual([{ field: "stock_level_s", values: [] }]);
+  });
 });
 
 describe("parseHighlighting", () => {

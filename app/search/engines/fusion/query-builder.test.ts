@@ -275,6 +275,27 @@ describe("filterStep", () => {
   });
 });
 
+describe("the stock level", () => {
+  const below = "if(and(exists(attribute_quantity_on_hand_i),exists(attribute_org_min_stock_level_i),lt(attribute_quantity_on_hand_i,attribute_org_min_stock_level_i)),1,0)";
+
+  it("filters as a function range over the two fields: below minimum included, or the rest when excluded", () => {
+    expect(filterQueries([include("stock_level", "Below minimum")], config)).toEqual([`{!frange l=1 tag=stock_level_tag}${below}`]);
+    expect(filterQueries([exclude("stock_level_s", "Below minimum"), include("category", "Pumps")], config)).toEqual([
+      `{!frange u=0 tag=stock_level_tag_exclude}${below}`,
+      '{!tag=category_tag}category_s:("Pumps")',
+    ]);
+  });
+
+  it("sends any other value as a quoted value of a field no item has, so it finds nothing", () => {
+    expect(filterQueries([include("stock_level", 'x") OR *:* ("')], config)).toEqual(['{!tag=stock_level_tag}stock_level_s:("x\\") OR *:* (\\"")']);
+  });
+
+  it("counts the items below minimum as a query facet, its own filter excluded", () => {
+    const spec = JSON.parse(run(facetStep, request({ facetFields: ["stock_level_s"] })).get("json.facet") ?? "null");
+    expect(spec).toEqual({ stock_level_s: { type: "query", q: `{!frange l=1}${below}`, domain: { excludeTags: "stock_level_tag" } } });
+  });
+});
+
 describe("facetStep", () => {
   it("asks for a terms facet per field with limit 100 and the facet's own include tag excluded", () => {
     const params = run(facetStep, request({ facetFields: ["org_code_s", "attribute_status_s"] }));

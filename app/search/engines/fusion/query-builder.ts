@@ -5,7 +5,7 @@
  * special character escaped, with the tree's own operators (`+`, `-`, `OR`), or as phrase-quoted,
  * escaped filter values: never as query syntax of its own.
  */
-import { HIGHLIGHTED_FIELDS, OPENING_NUMBER_FIELDS, sortCopyOf } from "../../catalog-fields";
+import { BELOW_MINIMUM, HIGHLIGHTED_FIELDS, OPENING_NUMBER_FIELDS, sortCopyOf, STOCK_LEVEL_FIELD, STOCK_LEVEL_INPUTS } from "../../catalog-fields";
 import type { Filter, SearchRequest, Sort } from "../../engine";
 import { FACET_LIMIT, HL_POST, HL_PRE } from "../../engine";
 import { configuredFacetFields, fieldKey, hasTypeSuffix } from "../../fields";
@@ -107,17 +107,35 @@ export const sortStep: QueryStep = (params, request, _config, options) => {
   params.set("sort", sortParam(request.sort, options.cursorMark !== undefined));
 };
 
+/**
+ * The stock level no index holds (catalog-fields.ts), as a function of two fields: 1 when the
+ * quantity on hand is below the minimum, both known; 0 otherwise. Field names only, no user text.
+ */
+const { onHand: ON_HAND, minimum: MINIMUM } = STOCK_LEVEL_INPUTS;
+export const BELOW_MINIMUM_FUNCTION = `if(and(exists(${ON_HAND}),exists(${MINIMUM}),lt(${ON_HAND},${MINIMUM})),1,0)`;
+const STOCK_LEVEL_TAG = `${fieldKey(STOCK_LEVEL_FIELD)}_tag`;
+/** The items below minimum, or (excluded) every other item, as a function range. */
+const belowMinimumQuery = (type: Filter["type"], tag = true) =>
+  type === "include"
+    ? `{!frange l=1${tag ? ` tag=${STOCK_LEVEL_TAG}` : ""}}${BELOW_MINIMUM_FUNCTION}`
+    : `{!frange u=0${tag ? ` tag=${STOCK_LEVEL_TAG}_exclude` : ""}}${BELOW_MINIMUM_FUNCTION}`;
+
 /** Include values of a facet OR-ed into one fq tagged `{facet}_tag`; excludes negated, `{facet}_tag_exclude`. */
 export function filterQueries(filters: readonly Filter[], config: SearchConfig): string[] {
   const groups = new Map<string, { include: string[]; exclude: string[] }>();
+  const stockLevel = new Set<string>();
   for (const filter of filters) {
     const field = solrFacetField(filter.field, config);
+    if (field === STOCK_LEVEL_FIELD && filter.value === BELOW_MINIMUM) {
+      stockLevel.add(belowMinimumQuery(filter.type));
+      continue;
+    }
     if (!FIELD_NAME.test(field)) continue;
     const group = groups.get(field) ?? { include: [], exclude: [] };
     group[filter.type].push(filter.value);
     groups.set(field, group);
   }
-  const fqs: string[] = [];
+  const fqs: string[] = [...stockLevel];
   for (const [field, { include, exclude }] of groups) {
     const key = fieldKey(field);
     const values = (list: string[]) => list.map(solrPhrase).join(" OR ");
@@ -137,7 +155,8 @@ export const facetStep: QueryStep = (params, request, config) => {
   for (const name of request.facetFields) {
     const field = solrFacetField(name, config);
     if (!FIELD_NAME.test(field)) continue;
-    spec[field] = { type: "terms", field, limit: FACET_LIMIT, mincount: 1, domain: { excludeTags: `${fieldKey(field)}_tag` } };
+    if (field === STOCK_LEVEL_FIELD) spec[field] = { type: "query", q: belowMinimumQuery("include", false), domain: { excludeTags: STOCK_LEVEL_TAG } };
+    else spec[field] = { type: "terms", field, limit: FACET_LIMIT, mincount: 1, domain: { excludeTags: `${fieldKey(field)}_tag` } };
   }
   params.set("json.facet", JSON.stringify(spec));
 };
