@@ -1,7 +1,7 @@
 import { HiddenInputs } from "./hidden-inputs";
 import { useHydrated, WithoutScript } from "./hydration";
 import { AppForm, AppLink } from "./nav";
-import { useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
 import type { FacetView, SelectedFilterView } from "~/search/search-view";
 import { filterToggleHref } from "~/search/state";
 import { SEARCH_PATH } from "~/search/paths";
@@ -10,7 +10,12 @@ interface FacetPanelProps {
   facets: FacetView[];
   selected: SelectedFilterView[];
   hidden: [string, string][];
+  /** Served unfolded: the page follows a choice made in the panel (a facet value or its search). */
+  open?: boolean;
 }
+
+/** The panel's values, inside its disclosure: a link to them unfolds it (HTML's fragment navigation). */
+const GROUPS_ID = "filter-groups";
 
 /** Where the filters take the left column beside the results (the stylesheet's breakpoint). */
 const WIDE = "(min-width: 901px)";
@@ -21,7 +26,7 @@ const WIDE = "(min-width: 901px)";
  * shows the filters all the same (app.css). With JavaScript a wide screen opens the disclosure,
  * so that it says what it shows, and its summary folds and unfolds it on every screen.
  */
-export function FacetPanel({ facets, selected, hidden }: FacetPanelProps) {
+export function FacetPanel({ facets, selected, hidden, open = false }: FacetPanelProps) {
   const hydrated = useHydrated();
   const disclosure = useRef<HTMLDetailsElement>(null);
   // Its `open` is the browser's (not React's), so a fold survives new results.
@@ -30,19 +35,45 @@ export function FacetPanel({ facets, selected, hidden }: FacetPanelProps) {
   }, []);
   return (
     <aside className="facet-panel" id="filters" tabIndex={-1} aria-labelledby="filters-title">
-      <details ref={disclosure} className={hydrated ? "filters" : "filters unfolded-wide"}>
+      <details ref={disclosure} className={hydrated ? "filters" : "filters unfolded-wide"} open={open || undefined}>
         <summary className="filters-summary">
           <h2 id="filters-title">Filters</h2>
           {selected.length > 0 && <span className="filters-count"> ({selected.length} selected)</span>}
         </summary>
-        {facets.every((facet) => facet.values.length === 0) ? (
-          <p className="muted">No filters available</p>
-        ) : (
-          facets.map((facet) => <FacetGroup key={facet.field} facet={facet} hidden={hidden} />)
-        )}
+        <div id={GROUPS_ID}>
+          {facets.every((facet) => facet.values.length === 0) ? (
+            <p className="muted">No filters available</p>
+          ) : (
+            facets.map((facet) => <FacetGroup key={facet.field} facet={facet} hidden={hidden} />)
+          )}
+        </div>
       </details>
     </aside>
   );
+}
+
+/**
+ * On a narrow screen, where the filters follow the results: "Filters (n)" beside the results
+ * heading, which unfolds the panel and goes to it. Without JavaScript it is a link into the folded
+ * disclosure, which browsers unfold for it; with JavaScript it unfolds the panel and focuses its summary.
+ */
+export function FiltersJump({ selected }: { selected: number }) {
+  const hydrated = useHydrated();
+  return (
+    <a href={`#${GROUPS_ID}`} className="filters-jump button secondary small" onClick={hydrated ? openFilters : undefined}>
+      Filters{selected > 0 ? ` (${selected})` : ""}
+    </a>
+  );
+}
+
+function openFilters(event: MouseEvent<HTMLAnchorElement>) {
+  const disclosure = document.querySelector<HTMLDetailsElement>("#filters details.filters");
+  const summary = disclosure?.querySelector("summary");
+  if (!disclosure || !summary) return;
+  event.preventDefault();
+  disclosure.open = true;
+  summary.scrollIntoView({ block: "start" });
+  summary.focus({ preventScroll: true });
 }
 
 /**

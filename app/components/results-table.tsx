@@ -71,10 +71,11 @@ export function ResultsTable({ columns, locator, rows, links }: { columns: Colum
                         {highlighted(text)}
                         {row.inactive && <span className="badge-inactive"> (inactive item)</span>}
                       </AppLink>
+                      {/* A space between the number and the badge, in text browsers and on a card's line too. */}
+                      {row.belowMinimum && " "}
                       {row.belowMinimum && (
                         // The word at a glance, the figures for a pointer and a screen reader: the row shows the quantity already.
                         <span className="badge-low" title={row.belowMinimum}>
-                          {" "}
                           Below minimum<span className="visually-hidden">: {row.belowMinimum}</span>
                         </span>
                       )}

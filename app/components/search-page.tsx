@@ -8,7 +8,7 @@ import { useEffect, useRef } from "react";
 import type { SearchView, WiderSearchView } from "~/search/search-view";
 import type { ExportDialogView } from "~/export/export-view";
 import { ExportMenu, type ExportMenuView } from "./export-menu";
-import { FacetPanel, SelectedFilters } from "./facet-panel";
+import { FacetPanel, FiltersJump, SelectedFilters } from "./facet-panel";
 import { Pager } from "./pager";
 import { PrintDate } from "./print-date";
 import { ResultsTable } from "./results-table";
@@ -39,6 +39,8 @@ export interface SearchPageProps {
   backup?: string | null;
   emptyCatalog: boolean;
   recentSearches: { query: string; href: string }[];
+  /** The filters served unfolded: this page follows a choice made in them. */
+  filtersOpen?: boolean;
 }
 
 /** What a pasted list of numbers found: "3 of 4 numbers found. Not found: WR55X1". */
@@ -124,7 +126,7 @@ function NoResults({ view, emptyCatalog }: { view: SearchView; emptyCatalog: boo
   );
 }
 
-export function SearchPage({ view, error, backup, emptyCatalog, recentSearches, exportDialog, exportStarted, exportMenu, didYouMean, widerSearch, pickListHref, numberList }: SearchPageProps) {
+export function SearchPage({ view, error, backup, emptyCatalog, recentSearches, exportDialog, exportStarted, exportMenu, didYouMean, widerSearch, pickListHref, numberList, filtersOpen = false }: SearchPageProps) {
   const navigation = useNavigation();
   const location = useLocation();
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -169,9 +171,12 @@ export function SearchPage({ view, error, backup, emptyCatalog, recentSearches, 
           <BackupNotice text={backup} />
           {exportStarted && <DownloadStarted href={exportStarted} />}
           <Toolbar view={view} exportMenu={exportMenu} pickListHref={pickListHref} />
-          <h1 id="results-heading" ref={headingRef} tabIndex={-1} className={searching ? "results-heading is-stale" : "results-heading"}>
-            {view.heading}
-          </h1>
+          <div className="results-title">
+            <h1 id="results-heading" ref={headingRef} tabIndex={-1} className={searching ? "results-heading is-stale" : "results-heading"}>
+              {view.heading}
+            </h1>
+            <FiltersJump selected={view.selected.length} />
+          </div>
           {widerSearch && (
             <p className="wider-search">
               {widerSearch.scope} — <AppLink to={widerSearch.href}>{widerSearch.label}</AppLink>
@@ -203,7 +208,7 @@ export function SearchPage({ view, error, backup, emptyCatalog, recentSearches, 
             )}
           </div>
         </section>
-        <FacetPanel facets={view.facets} selected={view.selected} hidden={view.hidden} />
+        <FacetPanel facets={view.facets} selected={view.selected} hidden={view.hidden} open={filtersOpen} />
       </div>
     </>
   );

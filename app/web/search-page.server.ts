@@ -267,11 +267,12 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
 
     // Fusion's id of this search, when it is one that may travel in a link (rows) and a signal.
     const queryId = answer.value.queryId && isQueryId(answer.value.queryId) ? answer.value.queryId : undefined;
+    const facetTerms = facetTermsOf(url.searchParams);
     const view = buildSearchView({
       state,
       response: answer.value,
       config,
-      facetTerms: facetTermsOf(url.searchParams),
+      facetTerms,
       imageHosts: settings.imageHosts,
       ...(queryId ? { queryId } : {}),
     });
@@ -296,6 +297,8 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
         exportMenu: total > 0 && !listed ? exportMenuOf(state, config, answer.value.docs.length, total) : null,
         pickListHref: total > 0 && !listed ? pickListHref(state, config) : null,
         numberList: listed?.notice ?? null,
+        // After a choice in the panel it stays unfolded, without JavaScript too (no fragment: decision 025).
+        filtersOpen: facetClickOf(request, state, config) !== null || Object.keys(facetTerms).length > 0,
         degraded: answer.degraded,
         backup: backupOf(answer),
         error: null,

@@ -123,6 +123,19 @@ test("results and facets come from Fusion, with filters sent as tagged, quoted f
   expect((await breakerState(request)).serving).toBe("fusion");
 });
 
+test("the Stock Level filter asks Fusion for a function range, and its count is the items listed", async ({ page, request }) => {
+  await search(page, "washer");
+  const group = page.locator("details.facet", { has: page.getByRole("heading", { name: "Stock Level" }) });
+  await expect(group.locator(".facet-name")).toHaveText(["Below minimum"]);
+  const count = Number(await group.locator(".count").first().textContent());
+  await group.getByRole("link", { name: "Include Stock Level: Below minimum" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`${count} results for "washer"`);
+  await expect(page.locator("table.results-table tbody tr .badge-low")).toHaveCount(Math.min(count, 20));
+  const filtered = (await fusionRequests(request)).filter((r) => new URLSearchParams(r.params).has("fq")).at(-1);
+  expect(new URLSearchParams(filtered!.params).getAll("fq")).toEqual([expect.stringMatching(/^\{!frange l=1 tag=stock_level_tag\}if\(and\(exists\(/)]);
+  expect((await breakerState(request)).serving).toBe("fusion");
+});
+
 test("a misspelt word offers Did you mean with the corrected search", async ({ page }) => {
   await search(page, "pumpp");
   await expect(page.getByText("No data found. Please try adjusting your search criteria")).toBeVisible();
