@@ -55,15 +55,16 @@ for (const width of [320, 360, 1280]) {
       expect(heading!.y, "the results heading is in the first screen").toBeLessThan(720);
       await expect(filters).not.toHaveAttribute("open", /.*/);
       await expect(page.locator(".facet-values").first()).toBeHidden();
-      // A card: the item number, its status, quantity on hand and locator with their labels, no table header.
+      // A card: the item number, its status, quantity on hand and locator, no table header; the
+      // quantity and locator named (in short, on one line with the status, below 480 px).
       await expect(page.locator("table.results-table thead")).toBeHidden();
       const labels = await firstRow.locator("td[data-label]:visible").evaluateAll((cells) =>
-        cells.map((td) => [td.getAttribute("data-label"), !["none", "normal"].includes(getComputedStyle(td, "::before").content)]),
+        cells.map((td) => [td.getAttribute("data-label"), getComputedStyle(td, "::before").content]),
       );
       expect(labels, "the card names its values").toEqual([
-        ["Status", true],
-        ["Quantity On Hand", true],
-        ["Locator", true],
+        ["Status", "none"],
+        ["Quantity On Hand", '"Qty: "'],
+        ["Locator", '"Loc: "'],
       ]);
       await expect(firstRow.locator("td.c-manufacturer")).toBeHidden();
     } else {
