@@ -129,7 +129,7 @@ export default tseslint.config(
   },
   {
     // Configuration is read once, in one module (STYLE.md "Validate once, at the boundary"): no
-    // other module of the app reads the environment.
+    // other module of the app reads the environment (decision 044).
     files: ["app/**/*.{ts,tsx}"],
     ignores: [...TEST_FILES, CONFIG],
     rules: { "no-restricted-properties": ["error", NO_PROCESS_ENV] },
