@@ -32,8 +32,14 @@ const ABOVE_AND_BESIDE_ENGINES = [
   "app/search/*",
   "app/search/!(engines)/**",
 ];
+/** Components: presentation that may end up in the browser, drawn with @remix-run/react. */
+const PURE_COMPONENTS = ["app/components/**/!(*.server).{ts,tsx}"];
+/** The pure modules below the components: everything there not named `*.server`, plain TypeScript. */
+const PURE_DOMAIN = ["embed", "export", "search", "auth", "signals", "lib"].map((dir) => `app/${dir}/**/!(*.server).{ts,tsx}`);
 /** Modules that may end up in the browser or in the pure domain: everything not named `*.server`. */
-const PURE = ["components", "embed", "export", "search", "auth", "signals", "lib"].map((dir) => `app/${dir}/**/!(*.server).{ts,tsx}`);
+const PURE = [...PURE_COMPONENTS, ...PURE_DOMAIN];
+/** The one module that reads the environment. */
+const CONFIG = "app/config.server.ts";
 
 export const ZONES = [
   ...LAYERS.slice(1).map((layer, index) => ({
@@ -67,7 +73,23 @@ const TEST_FILES = ["**/*.test.ts", "**/*.test.tsx"];
 const TEST_PACKAGES = { group: ["msw", "msw/*"], message: "The app never imports test code." };
 const NODE = { group: ["node:*"], message: "Node's modules belong in *.server.ts modules." };
 const REMIX = { group: ["@remix-run/*"], message: "The domain is pure TypeScript: Remix belongs in app/web and app/routes." };
-const NO_PROCESS_ENV = { object: "process", property: "env", message: "Configuration is read once, in app/config.server.ts." };
+const REMIX_SERVER = {
+  group: ["@remix-run/*", "!@remix-run/react"],
+  message: "Components draw with @remix-run/react only: Remix's server side belongs in app/web and app/routes.",
+};
+/** The same refusals for `import("…")`, which no-restricted-imports does not see. */
+const dynamicImportOf = (source, { message }) => ({ selector: `ImportExpression[source.value=${source}]`, message });
+const NODE_DYNAMIC = dynamicImportOf("/^node:/", NODE);
+const REMIX_DYNAMIC = dynamicImportOf("/^@remix-run\\x2F/", REMIX);
+const REMIX_SERVER_DYNAMIC = dynamicImportOf("/^@remix-run\\x2F(?!react$)/", REMIX_SERVER);
+const ENV_MESSAGE = `Configuration is read once, in ${CONFIG}.`;
+/** What the import and environment rules say, for tests/lint. */
+export const REFUSALS = { node: NODE.message, remix: REMIX.message, remixServer: REMIX_SERVER.message, env: ENV_MESSAGE };
+const NO_PROCESS_ENV = { object: "process", property: "env", message: ENV_MESSAGE };
+/** `import { env } from "node:process"`, the other spelling of process.env. */
+const NO_ENV_IMPORT = ["process", "node:process"].map((name) => ({ name, importNames: ["env"], message: ENV_MESSAGE }));
+/** The options of no-restricted-imports: every module of the app refuses test code and the environment's import, plus `patterns`. */
+const restrictedImports = (...patterns) => ["error", { paths: NO_ENV_IMPORT, patterns: [TEST_PACKAGES, ...patterns] }];
 const NO_INNER_HTML = { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: "Engine text is data: render it as text." };
 /** The module whose functions' text is the widgets' script (docs/decisions/034). */
 const WIDGETS_SCRIPT = "app/embed/widgets.ts";
@@ -102,8 +124,19 @@ export default tseslint.config(
       "import/no-unresolved": ["error", { ignore: ["\\.css$"] }],
       "import/no-restricted-paths": ["error", { zones: ZONES }],
       "import/no-cycle": "error",
-      "no-restricted-imports": ["error", { patterns: [TEST_PACKAGES] }],
+      "no-restricted-imports": restrictedImports(),
     },
+  },
+  {
+    // Configuration is read once, in one module (STYLE.md "Validate once, at the boundary"): no
+    // other module of the app reads the environment (decision 044).
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: [...TEST_FILES, CONFIG],
+    rules: { "no-restricted-properties": ["error", NO_PROCESS_ENV] },
+  },
+  {
+    files: [CONFIG],
+    rules: { "no-restricted-imports": ["error", { patterns: [TEST_PACKAGES] }] },
   },
   {
     // Small functions (issue 30): none in the app over 80 lines of code, blank lines and comments
@@ -113,18 +146,27 @@ export default tseslint.config(
     rules: { "max-lines-per-function": ["error", { max: 80, skipBlankLines: true, skipComments: true }] },
   },
   {
-    // Components and the pure modules stay free of Node.
-    files: PURE,
+    // The search domain knows no framework, not even in its server modules.
+    files: ["app/search/**/*.server.{ts,tsx}"],
     ignores: TEST_FILES,
-    rules: { "no-restricted-imports": ["error", { patterns: [TEST_PACKAGES, NODE] }] },
+    rules: { "no-restricted-imports": restrictedImports(REMIX), "no-restricted-syntax": ["error", NO_INNER_HTML, REMIX_DYNAMIC] },
   },
   {
-    // The search domain knows no framework and no environment.
-    files: ["app/search/**"],
+    // Components stay free of Node and of Remix's server side.
+    files: PURE_COMPONENTS,
     ignores: TEST_FILES,
     rules: {
-      "no-restricted-imports": ["error", { patterns: [TEST_PACKAGES, REMIX] }],
-      "no-restricted-properties": ["error", NO_PROCESS_ENV],
+      "no-restricted-imports": restrictedImports(NODE, REMIX_SERVER),
+      "no-restricted-syntax": ["error", NO_INNER_HTML, NODE_DYNAMIC, REMIX_SERVER_DYNAMIC],
+    },
+  },
+  {
+    // The pure modules are plain TypeScript: no Node, no Remix.
+    files: PURE_DOMAIN,
+    ignores: TEST_FILES,
+    rules: {
+      "no-restricted-imports": restrictedImports(NODE, REMIX),
+      "no-restricted-syntax": ["error", NO_INNER_HTML, NODE_DYNAMIC, REMIX_DYNAMIC],
     },
   },
   {
@@ -140,16 +182,13 @@ export default tseslint.config(
       "no-restricted-syntax": [
         "error",
         NO_INNER_HTML,
+        NODE_DYNAMIC,
+        REMIX_DYNAMIC,
         {
           selector: "Program > :not(ImportDeclaration, ExportNamedDeclaration[declaration.type='FunctionDeclaration'], ExportNamedDeclaration[declaration.type=/^TS/], TSInterfaceDeclaration, TSTypeAliasDeclaration)",
           message: "The widgets' script is this module's exported functions: export the function, or move the value into one or into the settings.",
         },
       ],
     },
-  },
-  {
-    files: ["app/search/**/!(*.server).{ts,tsx}"],
-    ignores: TEST_FILES,
-    rules: { "no-restricted-imports": ["error", { patterns: [TEST_PACKAGES, REMIX, NODE] }] },
   },
 );

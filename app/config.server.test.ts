@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "./config.server";
+import { ConfigError, cookiesSecure, parseConfig } from "./config.server";
 
 describe("parseConfig", () => {
   it("applies the defaults of the design's table", () => {
@@ -243,5 +243,16 @@ describe("replica settings", () => {
     const sso = { OIDC_ISSUER: "https://idp.example", OIDC_CLIENT_ID: "crib", SESSION_SECRET: "a-long-enough-secret" };
     expect(parseConfig(sso).keySecret).toBe("a-long-enough-secret");
     expect(() => parseConfig({ SESSION_SECRET: "a-long-enough-secret" })).toThrow(/OIDC_ISSUER/);
+  });
+});
+
+describe("cookiesSecure", () => {
+  it("is true in production over https only", () => {
+    expect(cookiesSecure({ NODE_ENV: "production", APP_URL: "https://crib.example" })).toBe(true);
+    expect(cookiesSecure({ NODE_ENV: "production", APP_URL: "http://crib.example" })).toBe(false);
+    expect(cookiesSecure({ NODE_ENV: "production" })).toBe(false);
+    expect(cookiesSecure({ NODE_ENV: "development", APP_URL: "https://crib.example" })).toBe(false);
+    // Unset is not production here, as the cookies have always read it.
+    expect(cookiesSecure({ APP_URL: "https://crib.example" })).toBe(false);
   });
 });

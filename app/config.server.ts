@@ -321,6 +321,16 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
   };
 }
 
+/**
+ * Whether the portal's own cookies are Secure: in production, when the portal is served over https.
+ * Read from the environment as it is (an unset NODE_ENV is not production here), not from the parsed
+ * configuration, since the cookies are made when their modules load, before the configuration is
+ * parsed, and a bad setting elsewhere must not stop that.
+ */
+export function cookiesSecure(env: Record<string, string | undefined> = process.env): boolean {
+  return env.NODE_ENV === "production" && (env.APP_URL ?? "").startsWith("https:");
+}
+
 let cached: AppConfig | undefined;
 
 /** The configuration, parsed from process.env on first use; a bad value throws ConfigError. */

@@ -194,5 +194,6 @@ async function stop(signal) {
   process.exit(0);
 }
 for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, () => void stop(signal));
-// A worker of scripts/serve.mjs is stopped by its primary, which disconnects it.
+// The primary of scripts/serve.mjs stops its workers with a SIGTERM (scripts/workers.mjs); a worker
+// whose primary is gone (its IPC channel closed) stops as for one, rather than serve on unmanaged.
 if (process.send) process.once("disconnect", () => void stop("disconnect"));

@@ -4,7 +4,7 @@ import client from "prom-client";
 /**
  * The portal's metrics in Prometheus's text format (prom-client), served at GET /metrics (or on a
  * listener of its own, METRICS_LISTEN). Every family is declared here, once, with its help text;
- * the README's operations part lists them. Gauges of state the portal already keeps (the breaker,
+ * docs/operations.md ("Metrics") lists them. Gauges of state the portal already keeps (the breaker,
  * the outbox, the pool, the catalogue) are read when scraped, through `observe`.
  */
 export const registry = new client.Registry();

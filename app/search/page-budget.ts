@@ -1,7 +1,7 @@
 /**
  * The pre-render size guard (DESIGN.md "Every request is bounded"): no HTML page or JSON answer
- * over PAGE_BYTES_MAX. The search itself is bounded in the URL (MAX_SEARCH_BYTES); what is left to
- * bound is how many links repeat it. Each result row links to its item and its Where Used page,
+ * over 2 MB (tests/http/bounded-answers.test.ts). The search itself is bounded in the URL
+ * (MAX_SEARCH_BYTES); what is left to bound is how many links repeat it. Each result row links to its item and its Where Used page,
  * both with the search as their way back (encoded once more), up to ROW_BACK_MAX_BYTES; the facet
  * panel, two links a value, gets what the rows leave, at most FACET_LINKS_BYTES_MAX, and lists the
  * most frequent values that fit, selected values first. bench:load measured why the bound is well
@@ -9,8 +9,6 @@
  */
 import { MAX_FILTER_VALUE_LENGTH } from "./state";
 import { SEARCH_PATH } from "./paths";
-
-export const PAGE_BYTES_MAX = 2 * 1024 * 1024;
 
 /** What the guard plans for, leaving room for the page's own markup and data. */
 const PLANNED_BYTES = 1_500_000;

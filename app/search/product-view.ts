@@ -1,7 +1,7 @@
 /** What the item page shows of a document (spec: details-bom-signin §2 "Product detail"). */
 import { safeImageSrc } from "~/lib/safe-path";
 import type { Doc } from "./engine";
-import { formatValue, isInactive, itemDescription, itemNumberOf } from "./field-format";
+import { formatValue, itemDescription, itemNumberOf } from "./field-format";
 import { CATALOG_FIELDS, catalogName } from "./catalog-fields";
 import { fieldLabel, visibleFields } from "./fields";
 
@@ -74,5 +74,3 @@ export function externalUrlOf(product: Doc): string | null {
 export function imageOf(product: Doc, imageOrigins: readonly string[]): string | null {
   return safeImageSrc(product[IMAGE_FIELD] ?? product.image, imageOrigins);
 }
-
-export { isInactive };

@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import type { Signal } from "./model.server";
 import { dayOf, Rollups, type AnalyticsReport } from "./rollup.server";
 
-export { addDays, dayOf, EXPORT_ACTIONS, PERIODS, type AnalyticsReport, type ItemRow, type QueryRow } from "./rollup.server";
+export { dayOf, PERIODS, type AnalyticsReport } from "./rollup.server";
 
 /**
  * What `/analytics` and the forwarder need of the signals kept by the portal. SQLite by default;

@@ -1,4 +1,5 @@
 import { createCookie, type Cookie } from "@remix-run/node";
+import { cookiesSecure } from "~/config.server";
 
 /**
  * A cookie of the portal's own: kept from scripts (HttpOnly), sent on same-site navigations and
@@ -8,7 +9,7 @@ export function portalCookie(name: string, options: { path: string; maxAge: numb
   return createCookie(name, {
     httpOnly: true,
     sameSite: "lax",
-    secure: process.env.NODE_ENV === "production" && (process.env.APP_URL ?? "").startsWith("https:"),
+    secure: cookiesSecure(),
     ...options,
   });
 }

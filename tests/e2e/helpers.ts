@@ -290,10 +290,6 @@ export function headLines(request: APIRequestContext, head: string): Promise<Hea
   return probes.headLines(viaRequest(request), head);
 }
 
-export function componentUses(request: APIRequestContext, item: string): Promise<ComponentUses> {
-  return probes.componentUses(viaRequest(request), item);
-}
-
 export function findBomItem(request: APIRequestContext, wanted: (uses: ComponentUses) => boolean, what: string, options: ProbeOptions = {}) {
   return probes.findBomItem(viaRequest(request), wanted, what, options);
 }

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { ESLint } from "eslint";
 import { minimatch } from "minimatch";
 import { afterAll, describe, expect, it } from "vitest";
-import { LAYERS, ZONES } from "../../eslint.config.js";
+import { LAYERS, REFUSALS, ZONES } from "../../eslint.config.js";
 
 /**
  * The layer rules of eslint.config.js, tried on imports that go the wrong way and the right way.
@@ -32,22 +32,30 @@ const SAMPLES: Record<string, { module: string; fixture: string }> = {
 
 type Spelling = "relative" | "tilde" | "type" | "dynamic";
 
+type Form = "static" | "type" | "dynamic" | "re-export";
+
+/** A module that imports `specifier` in one of the forms code uses. */
+function moduleImporting(specifier: string, form: Form = "static"): string {
+  switch (form) {
+    case "static":
+      return `import * as m from "${specifier}";\nexport const used = m;\n`;
+    case "type":
+      return `import type * as m from "${specifier}";\nexport type Used = typeof m;\n`;
+    case "dynamic":
+      return `export const load = () => import("${specifier}");\n`;
+    case "re-export":
+      return `export * from "${specifier}";\n`;
+  }
+}
+
 /** An import of `target` from `fixture`, spelt one of the ways code spells them. */
 function importOf(fixture: string, target: string, spelling: Spelling = "relative"): string {
   const bare = target.replace(/\.tsx?$/, "");
   let relative = path.relative(path.dirname(fixture), bare);
   if (!relative.startsWith(".")) relative = `./${relative}`;
   const tilde = bare.replace(/^app\//, "~/");
-  switch (spelling) {
-    case "relative":
-      return `import * as m from "${relative}";\nexport const used = m;\n`;
-    case "tilde":
-      return `import * as m from "${tilde}";\nexport const used = m;\n`;
-    case "type":
-      return `import type * as m from "${tilde}";\nexport type Used = typeof m;\n`;
-    case "dynamic":
-      return `export const load = () => import("${relative}");\n`;
-  }
+  if (spelling === "type") return moduleImporting(tilde, "type");
+  return moduleImporting(spelling === "tilde" ? tilde : relative, spelling === "dynamic" ? "dynamic" : "static");
 }
 
 async function lint(fixture: string, code: string) {
@@ -211,5 +219,94 @@ describe("no circle of imports", () => {
     const [circle, oneWay] = await new ESLint({ cwd: ROOT }).lintFiles([file("a"), file("c")]);
     expect(circle!.messages.map((m) => m.ruleId)).toEqual(["import/no-cycle"]);
     expect(oneWay!.messages).toEqual([]);
+  });
+});
+
+/** The messages of the import and environment rules for `code` in `fixture`; no other rule may speak. */
+async function refusalsOf(fixture: string, code: string): Promise<string[]> {
+  const rules = ["no-restricted-imports", "no-restricted-syntax", "no-restricted-properties"];
+  const messages = await lint(fixture, code);
+  expect(messages.filter((m) => !rules.includes(m.ruleId ?? "")), "only the import and environment rules speak").toEqual([]);
+  return messages.map((m) => m.message);
+}
+
+const says = (messages: string[], refusal: string) => messages.some((m) => m.endsWith(refusal));
+
+describe("the pure modules are plain TypeScript: no Node, no Remix", () => {
+  const domain = [
+    "app/embed/lint-fixture.ts",
+    "app/export/lint-fixture.ts",
+    "app/search/lint-fixture.ts",
+    "app/search/engines/fusion/lint-fixture.ts",
+    "app/auth/lint-fixture.ts",
+    "app/signals/lint-fixture.client.ts",
+    "app/lib/lint-fixture.ts",
+  ];
+  it.each(domain.flatMap((fixture) => ["@remix-run/node", "@remix-run/react"].map((source) => [fixture, source] as const)))(
+    "%s → %s is refused",
+    async (fixture, source) => {
+      expect(says(await refusalsOf(fixture, moduleImporting(source)), REFUSALS.remix)).toBe(true);
+    },
+  );
+  it.each(["static", "type", "dynamic", "re-export"] as const)("app/export/csv.ts → @remix-run/node, whatever the spelling: %s", async (spelling) => {
+    expect(says(await refusalsOf("app/export/csv.ts", moduleImporting("@remix-run/node", spelling)), REFUSALS.remix)).toBe(true);
+  });
+  it("a server module of the search domain → @remix-run/node is refused", async () => {
+    const fixture = "app/search/engines/fusion/lint-fixture.server.ts";
+    for (const spelling of ["static", "dynamic"] as const) {
+      expect(says(await refusalsOf(fixture, moduleImporting("@remix-run/node", spelling)), REFUSALS.remix)).toBe(true);
+    }
+  });
+  it.each(["app/components/lint-fixture.tsx", ...domain])("%s → node:fs is refused", async (fixture) => {
+    for (const spelling of ["static", "dynamic"] as const) {
+      expect(says(await refusalsOf(fixture, moduleImporting("node:fs", spelling)), REFUSALS.node)).toBe(true);
+    }
+  });
+  it.each(["@remix-run/node", "@remix-run/server-runtime", "@remix-run/express"])("a component → %s is refused", async (source) => {
+    for (const spelling of ["static", "dynamic"] as const) {
+      expect(says(await refusalsOf("app/components/lint-fixture.tsx", moduleImporting(source, spelling)), REFUSALS.remixServer)).toBe(true);
+    }
+  });
+  it("a component → @remix-run/react passes", async () => {
+    for (const spelling of ["static", "dynamic"] as const) {
+      expect(await refusalsOf("app/components/lint-fixture.tsx", moduleImporting("@remix-run/react", spelling))).toEqual([]);
+    }
+  });
+  it("a server module outside the search domain → @remix-run/node and node:fs passes", async () => {
+    for (const fixture of ["app/export/lint-fixture.server.ts", "app/auth/lint-fixture.server.ts", "app/lib/lint-fixture.server.ts", "app/web/lint-fixture.server.ts"]) {
+      expect(await refusalsOf(fixture, moduleImporting("@remix-run/node"))).toEqual([]);
+      expect(await refusalsOf(fixture, moduleImporting("node:fs"))).toEqual([]);
+    }
+  });
+});
+
+describe("the environment is read in app/config.server.ts only", () => {
+  const reading = "export const url = process.env.APP_URL;\n";
+  it.each([
+    "app/routes/lint-fixture.tsx",
+    "app/root.tsx",
+    "app/web/lint-fixture.server.ts",
+    "app/registry.server.ts",
+    "app/start-up.server.ts",
+    "app/components/lint-fixture.tsx",
+    "app/export/lint-fixture.server.ts",
+    "app/search/lint-fixture.ts",
+    "app/auth/lint-fixture.server.ts",
+    "app/signals/lint-fixture.server.ts",
+    "app/lib/lint-fixture.server.ts",
+  ])("process.env in %s is refused", async (fixture) => {
+    expect(await refusalsOf(fixture, reading)).toEqual([expect.stringMatching(REFUSALS.env)]);
+  });
+  const spellings = [
+    'export const url = process.env["APP_URL"];\n',
+    "const { env } = process;\nexport const url = env.APP_URL;\n",
+    'import { env } from "node:process";\nexport const url = env.APP_URL;\n',
+    'import { env } from "process";\nexport const url = env.APP_URL;\n',
+  ];
+  it.each(spellings)("whatever the spelling: %s", async (code) => {
+    expect(says(await refusalsOf("app/web/cookie.server.ts", code), REFUSALS.env)).toBe(true);
+  });
+  it("app/config.server.ts reads it", async () => {
+    for (const code of [reading, ...spellings]) expect(await refusalsOf("app/config.server.ts", code)).toEqual([]);
   });
 });

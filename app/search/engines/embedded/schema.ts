@@ -2,7 +2,7 @@
  * The embedded catalogue's item columns: the catalogue fields (search/catalog-fields.ts) under
  * their Fusion index field names, so that the same display rules serve both engines.
  */
-import { CATALOG_FIELDS, catalogName, FTS_GROUPS, type FieldType, type FtsGroup } from "../../catalog-fields";
+import { CATALOG_FIELDS, catalogName, type FieldType, type FtsGroup } from "../../catalog-fields";
 import { BOM_SORT_FIELDS } from "../../engine";
 
 export type ColumnType = FieldType;
@@ -11,7 +11,7 @@ export interface ItemColumn {
   /** Index field name, also the SQLite column name. */
   name: string;
   type: ColumnType;
-  /** Part of the full-text index (see FTS_COLUMNS). */
+  /** Part of the full-text index: its group (FTS_GROUPS in catalog-fields.ts). */
   fts?: FtsGroup;
 }
 
@@ -37,9 +37,6 @@ export function ftsColumnOf(field: { name: string; fts?: FtsGroup }): FtsIndexCo
   if (field.fts === "part_numbers") return field.name === MFR_PART_NUMBER ? "mfr_part_number" : "other_part_numbers";
   return field.fts;
 }
-
-/** Full-text groups of the field registry (for documentation and checks). */
-export const FTS_COLUMNS = FTS_GROUPS;
 
 export const ITEM_COLUMNS: readonly ItemColumn[] = CATALOG_FIELDS.map(({ name, type, fts }) => (fts ? { name, type, fts } : { name, type }));
 

@@ -85,7 +85,6 @@ export const MESSAGES = {
   refused: `Connection refused - ${PLATFORM} service may be down`,
   timeout: `Request timeout - ${PLATFORM} service may be slow or unreachable`,
   failed: "Search request failed",
-  cursorNotConfigured: `${PLATFORM} service not configured. Cannot perform cursor export.`,
   cursorFailed: (reason: string) => `Cursor search failed: ${reason}`,
 } as const;
 
