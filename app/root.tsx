@@ -7,6 +7,7 @@ import {
   Scripts,
   ScrollRestoration,
   useLocation,
+  useMatches,
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
@@ -18,7 +19,7 @@ import { useNonce } from "./components/nonce";
 import { PreferencesContext, type ShellPreferences } from "./components/preferences";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
-import { useShell } from "./components/header-search";
+import { PLAIN_SHELL, type PageShell } from "./search/page-shell";
 import { HOME_PATH, SEARCH_PATH } from "./search/paths";
 import styles from "./styles/app.css";
 import { loadSignInState } from "./web/auth.server";
@@ -55,10 +56,18 @@ function scrollKey(location: { pathname: string; search: string; key: string }):
   return location.pathname === SEARCH_PATH ? `${location.pathname}${location.search}` : location.key;
 }
 
+/**
+ * The header's search (query, kept refinement) and the skip link's target: the `shell` every page
+ * loader returns; the plain one on a page without (an error, a page with no loader).
+ */
+function usePageShell(): PageShell {
+  const data: unknown = useMatches().at(-1)?.data;
+  return data && typeof data === "object" && "shell" in data ? (data.shell as PageShell) : PLAIN_SHELL;
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   useDocumentNavigation();
-  // The header's search (query, kept refinement) and the skip link's target, from the page's data.
-  const shell = useShell();
+  const shell = usePageShell();
   const signIn = useRouteLoaderData<typeof loader>("root");
   // The root loader's copy when it answered (the browser has it too), else the request's cookies.
   const fromRequest = useContext(PreferencesContext);
@@ -80,7 +89,7 @@ export function Layout({ children }: { children: ReactNode }) {
           Skip to content
         </a>
         <SiteHeader
-          search={shell.search}
+          search={{ query: shell.query, keep: shell.keep, autoFocus: shell.autoFocus, typeahead: signIn?.typeahead === true, signals: signIn?.signals === true }}
           account={signIn?.user && signIn.csrf ? { name: signIn.user.name, csrf: signIn.csrf } : null}
           theme={preferences.theme}
           here={here}

@@ -1,22 +1,15 @@
-import { useLocation, useMatches, useNavigation } from "@remix-run/react";
+import { useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { HiddenInputs } from "./hidden-inputs";
 import { lazyPart, useHydrated } from "./hydration";
 import { AppForm } from "./nav";
 import { usePageKeys } from "./scan-keys";
+import type { PageShell } from "~/search/page-shell";
 import { SEARCH_PATH } from "~/search/paths";
 import type { SearchBoxAttributes } from "./search-input";
 
-/** What a new query from the header keeps of the search on screen (spec §4: not the page nor search-within). */
-const KEPT_PARAMS = new Set(["f", "nf", "sort", "rows"]);
-
-export interface HeaderSearchView {
-  /** The query of the search on screen, or of the search the item page was opened from. */
-  query: string;
-  /** Filters, sort and page size that a new query keeps, as hidden inputs. */
-  keep: [string, string][];
-  /** Whether the box takes the focus when the page loads (not while the export dialog is open). */
-  autoFocus: boolean;
+/** The header's search: the page's part (its `shell`) and the portal's switches (the root loader's). */
+export interface HeaderSearchView extends Pick<PageShell, "query" | "keep" | "autoFocus"> {
   /** Type-ahead switched on by the server (TYPEAHEAD_ENABLED): only then is its code fetched. */
   typeahead: boolean;
   /** Usage signals recorded (SIGNALS_ENABLED): a pick from the type-ahead list is one. */
@@ -50,55 +43,6 @@ function searchBoxAttributes(query: string, autoFocus: boolean): SearchBoxAttrib
     // Rendered as `autofocus`, so a scan needs no click even without JavaScript.
     autoFocus,
     enterKeyHint: "search",
-  };
-}
-
-export interface ShellView {
-  search: HeaderSearchView;
-  /** Where the skip link goes: the results on a search page, else the main content. */
-  skipTarget: string;
-}
-
-interface PageData {
-  view?: { query?: string; hidden?: [string, string][] } | null;
-  exportDialog?: unknown;
-  back?: unknown;
-}
-
-/** The search parameters of a same-site path: a results page, or an item page opened from one. */
-function searchParamsOf(back: unknown, depth = 0): URLSearchParams | null {
-  if (typeof back !== "string") return null;
-  const [path = "", query = ""] = back.split("?", 2);
-  if (path === SEARCH_PATH) return new URLSearchParams(query);
-  if (depth === 0 && path.startsWith("/product/")) return searchParamsOf(new URLSearchParams(query).get("back"), 1);
-  return null;
-}
-
-/**
- * The header search of the page on screen, read from the deepest route's loader data: a results
- * page names its query and parameters; the item, BOM and Where Used pages carry the search they
- * came from in `back` (a canonical path written by the app).
- */
-export function useShell(): ShellView {
-  const matches = useMatches();
-  const data = (matches[matches.length - 1]?.data ?? null) as PageData | null;
-  const root = (matches.find((m) => m.id === "root")?.data ?? null) as { typeahead?: unknown; signals?: unknown } | null;
-  const view = data?.view ?? null;
-  let query = "";
-  let keep: [string, string][] = [];
-  if (view) {
-    query = view.query ?? "";
-    keep = (view.hidden ?? []).filter(([name]) => KEPT_PARAMS.has(name));
-  } else {
-    const params = searchParamsOf(data?.back);
-    if (params) {
-      query = params.get("q") ?? "";
-      keep = [...params].filter(([name]) => KEPT_PARAMS.has(name));
-    }
-  }
-  return {
-    search: { query, keep, autoFocus: !data?.exportDialog, typeahead: root?.typeahead === true, signals: root?.signals === true },
-    skipTarget: view ? "#results-heading" : "#main",
   };
 }
 

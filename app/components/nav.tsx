@@ -57,10 +57,10 @@ export function useDocumentNavigation(): void {
       if (event.defaultPrevented || !isPlainClick(event) || !(event.target instanceof Element)) return;
       const link = event.target.closest<HTMLAnchorElement>("a[data-nav]");
       if (!link || link.hasAttribute("download") || (link.target !== "" && link.target !== "_self")) return;
-      const url = new URL(link.href, window.location.href);
-      if (url.origin !== window.location.origin) return;
+      // The link's own parts of its resolved address: no URL to parse.
+      if (link.origin !== window.location.origin) return;
       event.preventDefault();
-      navigate(url.pathname + url.search + url.hash, {
+      navigate(link.pathname + link.search + link.hash, {
         preventScrollReset: link.hasAttribute("data-keep-scroll"),
         replace: link.hasAttribute("data-replace"),
       });

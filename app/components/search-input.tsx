@@ -1,50 +1,13 @@
 import { useSubmit } from "@remix-run/react";
 import { useEffect, useRef, useState, type InputHTMLAttributes, type KeyboardEvent } from "react";
-
-/** Spec §4's type-ahead settings: at least 2 characters, 300 ms after the last keystroke, 8 suggestions. */
-export const TYPEAHEAD = { minChars: 2, delayMs: 300, count: 8 } as const;
-
-const LIST_ID = "site-search-suggestions";
-const optionId = (index: number) => `site-search-option-${index}`;
+import { SUGGESTION_LIST_ID, SuggestionList, suggestionId } from "./suggestion-list";
+import { useSuggestions, type Suggestions } from "./use-suggestions";
 
 /**
  * The box's attributes, the same for the plain box (`header-search.tsx`) and the type-ahead;
  * `query` is the page's query (the box's key: a new query is a new box), not an attribute.
  */
 export type SearchBoxAttributes = InputHTMLAttributes<HTMLInputElement> & { id: string; defaultValue: string; query: string };
-
-type Popup =
-  | { kind: "closed" }
-  | { kind: "loading" }
-  | { kind: "failed" }
-  | { kind: "list"; items: string[]; active: number };
-
-/** The list under the box: loading, failed, none found, or the suggestions as options. */
-function SuggestionList({ popup, open, choose }: { popup: Popup; open: boolean; choose: (value: string, position: number) => void }) {
-  return (
-    <div className="typeahead" hidden={!open}>
-      {popup.kind === "loading" && <p className="typeahead-status">Loading suggestions...</p>}
-      {popup.kind === "failed" && <p className="typeahead-status error">Failed to load suggestions</p>}
-      {popup.kind === "list" && popup.items.length === 0 && <p className="typeahead-status">No suggestions found</p>}
-      <ul role="listbox" id={LIST_ID} aria-label="Suggestions">
-        {popup.kind === "list" &&
-          popup.items.map((item, index) => (
-            <li
-              key={item}
-              id={optionId(index)}
-              role="option"
-              aria-selected={index === popup.active}
-              // Keeps the focus in the box, whose blur would close the list before the click.
-              onMouseDown={(event) => event.preventDefault()}
-              onClick={() => choose(item, index)}
-            >
-              {item}
-            </li>
-          ))}
-      </ul>
-    </div>
-  );
-}
 
 /**
  * Usage signals (issue 22): a pick from the list is a type-ahead click, which only the browser
@@ -56,24 +19,14 @@ function recordPick(pick: { query: string; suggestion: string; position: number 
 }
 
 /** The box's ARIA combobox attributes, once JavaScript runs. */
-function comboboxAttributes(popup: Popup, open: boolean) {
+function comboboxAttributes(popup: Suggestions, open: boolean) {
   return {
     role: "combobox",
     "aria-autocomplete": "list" as const,
     "aria-expanded": open,
-    "aria-controls": LIST_ID,
-    "aria-activedescendant": popup.kind === "list" && popup.active >= 0 ? optionId(popup.active) : undefined,
+    "aria-controls": SUGGESTION_LIST_ID,
+    "aria-activedescendant": popup.kind === "list" && popup.active >= 0 ? suggestionId(popup.active) : undefined,
   };
-}
-
-/** At most TYPEAHEAD.count distinct suggestions for `prefix` from the portal's API. */
-async function fetchSuggestions(prefix: string, signal: AbortSignal): Promise<string[]> {
-  const params = new URLSearchParams({ q: prefix, limit: String(TYPEAHEAD.count) });
-  const response = await fetch(`/api/suggestions?${params}`, { signal, headers: { Accept: "application/json" } });
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  const body = (await response.json()) as { data?: { suggestions?: unknown } };
-  const found = Array.isArray(body.data?.suggestions) ? body.data.suggestions : [];
-  return [...new Set(found.filter((s): s is string => typeof s === "string"))].slice(0, TYPEAHEAD.count);
 }
 
 /**
@@ -84,47 +37,13 @@ async function fetchSuggestions(prefix: string, signal: AbortSignal): Promise<st
  */
 export function SearchInput({ box: { query, ...box }, signals = false }: { box: SearchBoxAttributes; signals?: boolean }) {
   const [enabled, setEnabled] = useState(false);
-  const [popup, setPopup] = useState<Popup>({ kind: "closed" });
+  const { suggestions: popup, ask, close, activate } = useSuggestions(query);
   const submit = useSubmit();
   const input = useRef<HTMLInputElement>(null);
-  const timer = useRef<ReturnType<typeof setTimeout>>();
-  const pending = useRef<AbortController>();
-
-  const stop = () => {
-    clearTimeout(timer.current);
-    pending.current?.abort();
-  };
-  const close = () => {
-    stop();
-    setPopup({ kind: "closed" });
-  };
-  useEffect(() => stop, []);
   // A combobox once JavaScript runs: the server's HTML is the plain box.
   useEffect(() => setEnabled(true), []);
-  // A new search (a new page) closes the list.
-  useEffect(() => setPopup({ kind: "closed" }), [query]);
 
-  async function load(prefix: string) {
-    const controller = new AbortController();
-    pending.current = controller;
-    setPopup({ kind: "loading" });
-    try {
-      const items = await fetchSuggestions(prefix, controller.signal);
-      if (!controller.signal.aborted) setPopup({ kind: "list", items, active: -1 });
-    } catch {
-      if (!controller.signal.aborted) setPopup({ kind: "failed" });
-    }
-  }
-
-  const onInput = () => {
-    stop();
-    const prefix = input.current?.value.trim() ?? "";
-    if (prefix.length < TYPEAHEAD.minChars) {
-      setPopup({ kind: "closed" });
-      return;
-    }
-    timer.current = setTimeout(() => void load(prefix), TYPEAHEAD.delayMs);
-  };
+  const onInput = () => ask(input.current?.value.trim() ?? "");
 
   const choose = (value: string, position: number) => {
     const box = input.current;
@@ -148,7 +67,7 @@ export function SearchInput({ box: { query, ...box }, signals = false }: { box: 
       if (event.key === "ArrowDown" || event.key === "ArrowUp") {
         event.preventDefault();
         const active = event.key === "ArrowDown" ? (popup.active + 1) % n : (popup.active <= 0 ? n : popup.active) - 1;
-        setPopup({ ...popup, active });
+        activate(active);
       } else if (event.key === "Enter" && popup.active >= 0) {
         event.preventDefault();
         choose(popup.items[popup.active] ?? "", popup.active);
@@ -170,7 +89,7 @@ export function SearchInput({ box: { query, ...box }, signals = false }: { box: 
         onBlur={close}
         {...combobox}
       />
-      {enabled && <SuggestionList popup={popup} open={open} choose={choose} />}
+      {enabled && <SuggestionList suggestions={popup} open={open} choose={choose} />}
     </div>
   );
 }

@@ -17,6 +17,9 @@ export const SIGNED_OUT_PATH = "/signed-out";
 /** The portal's own support page: where Contact Support leads when no company site is configured. */
 export const SUPPORT_PATH = "/support";
 
+/** The portal's own API (DESIGN.md "Backend API") that the portal's pages call: the header's type-ahead. */
+export const SUGGESTIONS_API_PATH = "/api/suggestions";
+
 /** Path segment for an item number: slashes, spaces, `#`, `%` and unicode survive the round trip. */
 export function itemPath(prefix: ItemPrefix, itemNumber: string): string {
   return `${prefix}/${encodeURIComponent(itemNumber)}`;

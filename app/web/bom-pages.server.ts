@@ -21,7 +21,9 @@ import {
   type SectionState,
 } from "~/search/bom-view";
 import type { BomNumber, BomType, RequestContext } from "~/search/engine";
-import { bomPath, exportCsvPath, headLinesPath, HOME_PATH, isItemKey, isSearchPath, itemPath, withBack } from "~/search/paths";
+import { backChainOf, pageBackOf, searchBackOf, type BackStep } from "~/search/back-chain";
+import { shellFromBack } from "~/search/page-shell";
+import { bomPath, exportCsvPath, headLinesPath, HOME_PATH, isItemKey, itemPath, withBack } from "~/search/paths";
 import { itemDescription } from "~/search/field-format";
 import { parseSearchParams } from "~/search/state";
 import { requireUser } from "./auth.server";
@@ -30,15 +32,6 @@ import { logFailure } from "./log.server";
 import { withSignals, type SignalInput } from "./signals.server";
 
 /** What the BOM and Where Used pages share: the item from the path, the way back, one section's page. */
-
-/** A path segment as text; a malformed escape (`%`, `%E0%A4`) is shown as written rather than failing. */
-function decodedSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
 
 /** Validates an item number from the path; answers 400 with the spec's text when there is none. */
 function itemNumberParam(raw: string | undefined): string {
@@ -53,35 +46,6 @@ function itemNumberParam(raw: string | undefined): string {
 /** The `back` parameter: a same-site path, or the search home. */
 export function backParam(url: URL): string {
   return safePath(url.searchParams.get("back"), HOME_PATH);
-}
-
-/** Pages that keep the way back to where they were opened from in their own `back`. */
-const PAGES_WITH_BACK = [
-  { prefix: "/product/", label: "← Back to item" },
-  { prefix: "/where-used/", label: "← Back to Where Used" },
-  { prefix: "/bom/", label: "← Back to BOM" },
-  { prefix: "/asset-bom/", label: "← Back to BOM" },
-  { prefix: "/pm-bom/", label: "← Back to BOM" },
-  { prefix: "/boms/", label: "← Back to BOM lines" },
-] as const;
-
-/**
- * Where "← Back to Search" leads from a page whose way back is `back`: that search, the search the
- * page before was opened from (an item page, a Where Used page, a BOM page; a few steps at most),
- * or the search home; never another kind of page.
- */
-export function searchBackOf(back: string, steps = 4): string {
-  if (isSearchPath(back)) return back;
-  if (steps > 0 && PAGES_WITH_BACK.some((p) => back.startsWith(p.prefix))) {
-    return searchBackOf(safePath(new URL(back, "http://x").searchParams.get("back"), ""), steps - 1);
-  }
-  return HOME_PATH;
-}
-
-/** The page a BOM page was opened from, other than a search (an item, a Where Used page), for its second way back. */
-export function pageBackOf(back: string): { href: string; label: string } | null {
-  const page = PAGES_WITH_BACK.find((p) => back.startsWith(p.prefix));
-  return page ? { href: back, label: page.label } : null;
 }
 
 /** What every BOM and Where Used page starts with: the user, the item, the ways back, the context. */
@@ -234,7 +198,7 @@ export async function loadCombinedBom(request: Request, rawItem: string | undefi
   if (counts.asset === 0 && counts.other === 0) throw redirect(`${itemPath("/pm-bom", item)}${search}`);
   try {
     const sections = await Promise.all([ASSET, PM, OTHER].map((s) => loadBomSection({ itemNumber: item }, s, url, context)));
-    return { item, back: searchBack, pageBack: pageBackOf(back), sections, exportHref: exportCsvPath("/bom", item, { type: "all" }) };
+    return { item, back: searchBack, shell: shellFromBack(searchBack), pageBack: pageBackOf(back), sections, exportHref: exportCsvPath("/bom", item, { type: "all" }) };
   } catch (error) {
     logFailure("BOM", error, context);
     // The same failure as the counts' above, in the same words.
@@ -259,7 +223,7 @@ export async function loadSingleBom(request: Request, rawItem: string | undefine
     throw json({ message: failed, back: searchBack }, { status: 503 });
   }
   if (section.total === 0) throw await noBom(empty, item, url, back, context);
-  return { item, back: searchBack, pageBack: pageBackOf(back), sections: [section], exportHref: exportCsvPath("/bom", item, { type }) };
+  return { item, back: searchBack, shell: shellFromBack(searchBack), pageBack: pageBackOf(back), sections: [section], exportHref: exportCsvPath("/bom", item, { type }) };
 }
 
 const WHERE_USED_SECTIONS: SectionSpec[] = [
@@ -270,16 +234,15 @@ const WHERE_USED_SECTIONS: SectionSpec[] = [
 /** Breadcrumbs from where the user came: a search, or an item page (which itself may carry its search). */
 function crumbsFor(back: string, item: string): Crumb[] {
   const crumbs: Crumb[] = [{ label: "Home", href: HOME_PATH }];
-  const searchCrumb = (href: string): Crumb => {
-    const q = parseSearchParams(new URL(href, "http://x").searchParams, services().searchConfig).q;
-    return { label: q ? `Search Results: "${q}"` : "Search Results", href };
+  const searchCrumb = (step: BackStep): Crumb => {
+    const q = parseSearchParams(step.params, services().searchConfig).q;
+    return { label: q ? `Search Results: "${q}"` : "Search Results", href: step.href };
   };
-  if (isSearchPath(back)) crumbs.push(searchCrumb(back));
-  if (back.startsWith("/product/")) {
-    const productUrl = new URL(back, "http://x");
-    const fromSearch = safePath(productUrl.searchParams.get("back"), "");
-    if (isSearchPath(fromSearch)) crumbs.push(searchCrumb(fromSearch));
-    crumbs.push({ label: `Product ${decodedSegment(productUrl.pathname.slice("/product/".length))}`, href: back });
+  const [first, second] = backChainOf(back, 2);
+  if (first?.page === "search") crumbs.push(searchCrumb(first));
+  if (first?.page === "product") {
+    if (second?.page === "search") crumbs.push(searchCrumb(second));
+    crumbs.push({ label: `Product ${first.subject}`, href: first.href });
   }
   crumbs.push({ label: `Where Used: ${item}` });
   return crumbs;
@@ -321,6 +284,7 @@ export async function loadWhereUsed(request: Request, rawItem: string | undefine
   const answer = {
     item,
     back,
+    shell: shellFromBack(back),
     bom: records > 0 ? { href: withBack(bomPath(item), `${url.pathname}${url.search}`), records, inTools } : null,
     description: doc ? itemDescription(doc) ?? null : null,
     crumbs: crumbsFor(back, item),

@@ -19,10 +19,12 @@ import {
   sortLines,
   type HeadLine,
 } from "~/search/head-lines";
+import { pageBackOf, searchBackOf } from "~/search/back-chain";
+import { shellFromBack } from "~/search/page-shell";
 import { bomPath, headLinesPath, withBack } from "~/search/paths";
 import type { Source } from "~/search/service";
 import { backupOf } from "./backup.server";
-import { pageBackOf, pageRequest, searchBackOf, type PageContext } from "./bom-pages.server";
+import { pageRequest, type PageContext } from "./bom-pages.server";
 import { logFailure } from "./log.server";
 import { problemPage } from "./problem-page.server";
 
@@ -100,6 +102,7 @@ export async function loadHeadLines(request: Request, rawHead: string | undefine
   return {
     head: { ...head, kind: HEAD_KIND[head.type] },
     back: searchBack,
+    shell: shellFromBack(searchBack),
     pageBack: pageBackOf(back),
     table: buildHeadLinesView({ head: number, lines: bom.lines, total: bom.total, params: url.searchParams }),
     partsMissing: bom.partsMissing,

@@ -7,6 +7,7 @@ import { catalogName } from "~/search/catalog-fields";
 import { belowMinimumOf, belowMinimumText, isInactive, itemNumberOf } from "~/search/field-format";
 import { externalUrlOf, imageOf, specificationOf, titleOf } from "~/search/product-view";
 import { EMPTY_STATE, goToPage, parseSearchParams, searchHref } from "~/search/state";
+import { shellFromBack } from "~/search/page-shell";
 import { listQueryOf } from "~/search/query/number-jump";
 import { requireUser } from "./auth.server";
 import { backParam } from "./bom-pages.server";
@@ -140,6 +141,7 @@ export async function loadProductPage(request: Request, rawId: string | undefine
   const exportHref = exportCsvPath("/product", product.id, { via: "pdp_export" });
   const page = {
     back,
+    shell: shellFromBack(back),
     itemNumber,
     title: titleOf(product),
     inactive: isInactive(product),

@@ -8,6 +8,7 @@ import { itemNumberOf } from "~/search/field-format";
 import { headLinesPath, isQueryId, productPath, SEARCH_PATH, whereUsedPath, withBack } from "~/search/paths";
 import { jumpKeyOf, jumpTarget, LIST_PARAM, listHref, numberListOf } from "~/search/query/number-jump";
 import { pickListHref } from "~/search/pick-list-view";
+import { PLAIN_SHELL, resultsShell } from "~/search/page-shell";
 import type { SearchConfig } from "~/search/search-config";
 import { totalPages } from "~/search/pager";
 import { buildSearchView, facetTermsOf, searchRequestOf, widerSearchOf } from "~/search/search-view";
@@ -224,6 +225,7 @@ function failedSearchPage(error: unknown, url: URL, request: Request, requestId:
   return json(
     {
       view: null,
+      shell: PLAIN_SHELL,
       exportDialog: null,
       exportMenu: null,
       pickListHref: null,
@@ -289,6 +291,7 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
     const page = json(
       {
         view,
+        shell: resultsShell(view, Boolean(dialog && !dialog.startedHref)),
         // An export submitted without JavaScript: the dialog closes and the page starts the download.
         exportDialog: dialog?.startedHref ? null : dialog,
         exportStarted: dialog?.startedHref ?? null,
