@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import os from "node:os";
 import { z } from "zod";
 import { SUPPORT_PATH } from "./search/paths";
+import type { BreakerSettings, FusionSettings } from "./search/fusion-settings";
 import { ALL_FACET_FIELDS } from "./search/search-config";
 
 const booleanFromEnv = z
@@ -191,18 +192,7 @@ export interface AppConfig {
   catalogDb: string;
   sampleItems: number;
   /** The search platform; the registry hands it to the Fusion engine. */
-  fusion: {
-    url: string;
-    app: string;
-    queryProfile: string;
-    collection?: string;
-    apiKey?: string;
-    bomProfile: string;
-    assetBomProfile: string;
-    timeoutMs: number;
-    breakerThreshold: number;
-    breakerCooldownMs: number;
-  } | null;
+  fusion: (FusionSettings & BreakerSettings) | null;
   backendUrl?: string;
   sso: { issuer: string; clientId: string; clientSecret?: string; sessionSecret: string; timeoutMs: number } | null;
   appUrl: string;

@@ -22,7 +22,7 @@ import { SiteHeader } from "./components/site-header";
 import { PLAIN_SHELL, type PageShell } from "./search/page-shell";
 import { HOME_PATH, SEARCH_PATH } from "./search/paths";
 import styles from "./styles/app.css";
-import { loadSignInState } from "./web/auth.server";
+import { loadSignInState } from "./web/sign-in.server";
 import { companyLinks, liteParamRedirect, supportHref, readPreferences, signalsEnabled, typeaheadEnabled } from "./web/preferences.server";
 
 export const links: LinksFunction = () => [

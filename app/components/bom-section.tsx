@@ -4,12 +4,9 @@ import { WithoutScript } from "./hydration";
 import { AppForm, AppLink } from "./nav";
 import type { ReactNode } from "react";
 import type { BomSectionView } from "~/search/bom-view";
-import { PageList } from "./pager";
+import { PageList, PageSizeSelect } from "./pager";
 import { SortIndicator } from "./results-table";
-
-function cell(value: string | number | null): string {
-  return value === null || value === "" ? "N/A" : String(value);
-}
+import { cell } from "./table-cell";
 
 interface BomSectionProps {
   section: BomSectionView;
@@ -122,13 +119,7 @@ export function SectionControls({ title, controls, sorts, action }: { title: str
       </label>
       <label>
         <span>Show</span>
-        <select name={controls.rowsParam} defaultValue={String(controls.rows)} key={controls.rows} aria-label={`${title} rows per page`} onChange={onChange}>
-          {controls.pageSizes.map((n) => (
-            <option key={n} value={n}>
-              {n}
-            </option>
-          ))}
-        </select>
+        <PageSizeSelect name={controls.rowsParam} sizes={controls.pageSizes} value={controls.rows} key={controls.rows} aria-label={`${title} rows per page`} />
       </label>
       <WithoutScript>
         <button type="submit" className="small">

@@ -2,13 +2,10 @@ import { Fragment } from "react";
 import { AppLink } from "./nav";
 import type { HeadLinesView, HeadSummary } from "~/search/head-lines";
 import { BackupNotice } from "./backup-notice";
+import { cell } from "./table-cell";
 import { PageList } from "./pager";
 import { PrintDate } from "./print-date";
 import { SortIndicator } from "./results-table";
-
-function cell(value: string | number | null): string {
-  return value === null || value === "" ? "N/A" : String(value);
-}
 
 /** `/boms/{head}`: what heads the BOM, then its lines with their parts (decision 037). */
 export function HeadLinesPage({

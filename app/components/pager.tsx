@@ -1,4 +1,5 @@
 import { useSubmit } from "@remix-run/react";
+import type { SelectHTMLAttributes } from "react";
 import { HiddenInputs } from "./hidden-inputs";
 import { WithoutScript } from "./hydration";
 import { AppForm, AppLink } from "./nav";
@@ -13,7 +14,6 @@ interface PagerProps {
 }
 
 export function Pager({ pager, rowsPerPage, pageSizes, hidden, action }: PagerProps) {
-  const submit = useSubmit();
   return (
     <div className="pager-bar">
       <PageList pager={pager} name="Pages" ends />
@@ -28,18 +28,7 @@ export function Pager({ pager, rowsPerPage, pageSizes, hidden, action }: PagerPr
       <AppForm action={action} className="inline-form">
         <HiddenInputs params={hidden} omit={["rows", "page"]} />
         <label htmlFor="page-size">Show</label>
-        <select
-          id="page-size"
-          name="rows"
-          defaultValue={String(rowsPerPage)}
-          onChange={(e) => submit(e.currentTarget.form, { preventScrollReset: true })}
-        >
-          {pageSizes.map((size) => (
-            <option key={size} value={size}>
-              {size}
-            </option>
-          ))}
-        </select>
+        <PageSizeSelect id="page-size" name="rows" sizes={pageSizes} value={rowsPerPage} />
         <WithoutScript>
           <button type="submit" className="small">
             Apply
@@ -47,6 +36,23 @@ export function Pager({ pager, rowsPerPage, pageSizes, hidden, action }: PagerPr
         </WithoutScript>
       </AppForm>
     </div>
+  );
+}
+
+/**
+ * A page-size select (the results' Show, a BOM or Where Used section's): its sizes as options, the
+ * one shown chosen; with JavaScript a change submits its form, keeping the scroll position.
+ */
+export function PageSizeSelect({ sizes, value, ...select }: { sizes: readonly number[]; value: number } & SelectHTMLAttributes<HTMLSelectElement>) {
+  const submit = useSubmit();
+  return (
+    <select {...select} defaultValue={String(value)} onChange={(e) => submit(e.currentTarget.form, { preventScrollReset: true })}>
+      {sizes.map((size) => (
+        <option key={size} value={size}>
+          {size}
+        </option>
+      ))}
+    </select>
   );
 }
 

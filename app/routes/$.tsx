@@ -1,6 +1,6 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { NotFoundScreen } from "~/components/error-screen";
-import { requireUser } from "~/web/auth.server";
+import { requireUser } from "~/web/sign-in.server";
 
 /** Every path but the sign-in routes needs a session, /profile, /settings and /admin included. */
 export async function loader({ request }: LoaderFunctionArgs) {

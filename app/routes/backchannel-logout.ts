@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { backchannelLogout } from "~/web/auth.server";
+import { backchannelLogout } from "~/web/sign-in.server";
 
 /** The identity provider's server calls this with POST; there is nothing to GET. */
 export function loader() {

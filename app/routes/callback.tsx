@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { AuthFailedScreen } from "~/components/sign-in-screens";
-import { loadCallback } from "~/web/auth.server";
+import { loadCallback } from "~/web/sign-in.server";
 
 export function loader({ request }: LoaderFunctionArgs) {
   return loadCallback(request);

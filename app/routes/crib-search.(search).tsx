@@ -4,7 +4,7 @@ import { downloadRefresh } from "~/components/download-started";
 import { SearchPage } from "~/components/search-page";
 import { HOME_PATH } from "~/search/paths";
 import { loadSearchPage, pickHeaders } from "~/web/search-page.server";
-import { recordingSignals } from "~/web/signals.server";
+import { recordingSignals } from "~/web/page-signals.server";
 
 /**
  * The home page (`/crib-search`: every item, with the user's recent searches) and the results page

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import type { loader as rootLoader } from "~/root";
 import { LoginScreen } from "~/components/sign-in-screens";
-import { loadLogin } from "~/web/auth.server";
+import { loadLogin } from "~/web/sign-in.server";
 
 export function loader({ request }: LoaderFunctionArgs) {
   return loadLogin(request);

@@ -1,6 +1,6 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { RouteErrorPanel } from "~/components/route-error-panel";
-import { LOGOUT_FAILED, logout } from "~/web/auth.server";
+import { LOGOUT_FAILED, logout } from "~/web/sign-in.server";
 
 /** Signing out changes state: only the header's POST form does it. */
 export function loader() {

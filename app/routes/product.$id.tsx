@@ -11,7 +11,7 @@ import { PrintDate } from "~/components/print-date";
 import { loadProductPage } from "~/web/product-page.server";
 import { watchViewDuration } from "~/signals/browser.client";
 import { downloadThenRefocus } from "~/export/save-link.client";
-import { recordingSignals } from "~/web/signals.server";
+import { recordingSignals } from "~/web/page-signals.server";
 
 export function loader(args: LoaderFunctionArgs) {
   return recordingSignals(args, loadProductPage(args.request, args.params.id));

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { loadExternalLink } from "~/web/exports.server";
-import { recordingSignals } from "~/web/signals.server";
+import { recordingSignals } from "~/web/page-signals.server";
 
 export function loader(args: LoaderFunctionArgs) {
   return recordingSignals(args, loadExternalLink(args.request, args.params.id));

@@ -7,7 +7,7 @@ import { AppLink } from "~/components/nav";
 import { RouteErrorPanel } from "~/components/route-error-panel";
 import { PrintDate } from "~/components/print-date";
 import { loadWhereUsed } from "~/web/bom-pages.server";
-import { recordingSignals } from "~/web/signals.server";
+import { recordingSignals } from "~/web/page-signals.server";
 
 export function loader(args: LoaderFunctionArgs) {
   return recordingSignals(args, loadWhereUsed(args.request, args.params.item));

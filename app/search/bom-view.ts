@@ -7,7 +7,7 @@ import type { BomDoc, BomResponse, BomSortField, BomType, SortDirection } from "
 import { BOM_FIELDS } from "./catalog-fields";
 import { BOM_SORT_FIELDS } from "./engine";
 import { pagerView, totalPages as pagesOf, type PagerView } from "./pager";
-import { headLinesPath, isItemKey, productPath, withBack } from "./paths";
+import { headLinesPath, isLinkedItemKey, productPath, withBack } from "./paths";
 
 export interface BomColumn {
   field: BomSortField;
@@ -135,7 +135,7 @@ function cellLinks(columns: BomColumn[], doc: BomDoc, back: string): Partial<Rec
   const hrefs: Partial<Record<BomSortField, string>> = {};
   for (const { field, linksTo } of columns) {
     const value = doc[field];
-    if (!linksTo || typeof value !== "string" || !isItemKey(value) || value.trim() === "") continue;
+    if (!linksTo || typeof value !== "string" || !isLinkedItemKey(value)) continue;
     hrefs[field] = withBack(linksTo === "item" ? productPath(value) : headLinesPath(value), back);
   }
   return hrefs;

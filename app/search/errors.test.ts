@@ -24,7 +24,7 @@ describe("userMessageOf", () => {
 
 describe("the user's text of a platform's HTTP failure", () => {
   it("names the status, never what the platform wrote; operators keep the whole text", async () => {
-    const { httpError } = await import("./engines/fusion/errors");
+    const { httpError } = await import("./engines/fusion/fusion-errors");
     const error = httpError(503, "java.lang.IllegalStateException: SolrCore is loading at /var/solr/data");
     expect(error.message).toBe("HTTP 503: java.lang.IllegalStateException: SolrCore is loading at /var/solr/data");
     expect(userMessageOf(error)).toBe("HTTP 503: Service Unavailable");
@@ -32,7 +32,7 @@ describe("the user's text of a platform's HTTP failure", () => {
   });
 
   it("falls back on a timeout or an overload answered by HTTP, and on a redirect it will not follow", async () => {
-    const { httpError } = await import("./engines/fusion/errors");
+    const { httpError } = await import("./engines/fusion/fusion-errors");
     expect(httpError(408, "x").kind).toBe("outage");
     expect(httpError(429, "x").kind).toBe("outage");
     expect(httpError(302, "Found").kind).toBe("configuration");

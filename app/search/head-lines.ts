@@ -6,7 +6,7 @@
 import type { BomDoc, BomType, Doc, SortDirection } from "./engine";
 import { itemDescription } from "./field-format";
 import { pagerView, totalPages, type PagerView } from "./pager";
-import { headLinesPath, isItemKey, productPath, withBack } from "./paths";
+import { headLinesPath, isLinkedItemKey, productPath, withBack } from "./paths";
 import { numberKey } from "./query/query";
 
 /** A head's lines read at most: a page and its export stay bounded whatever a BOM holds. */
@@ -182,7 +182,7 @@ export function buildHeadLinesView(input: { head: string; lines: readonly HeadLi
     rows: shown.map((line, i) => ({
       ...line,
       key: `${start + i}-${line.item_number}`,
-      itemHref: isItemKey(line.item_number) && line.item_number.trim() !== "" ? withBack(productPath(line.item_number), self) : null,
+      itemHref: isLinkedItemKey(line.item_number) ? withBack(productPath(line.item_number), self) : null,
     })),
     pager: pagerView(page, pages, (p) => href({ sort, page: p })),
     sort,

@@ -34,6 +34,9 @@ export type ItemPrefix = "/product" | "/where-used" | "/bom" | "/asset-bom" | "/
 // eslint-disable-next-line no-control-regex
 export const isItemKey = (text: string) => text.length <= MAX_ITEM_KEY_LENGTH && !/[\u0000-\u001f\u007f]/.test(text);
 
+/** An item key a table's cell may link to: one that is not blank. */
+export const isLinkedItemKey = (text: string) => isItemKey(text) && text.trim() !== "";
+
 export const productPath = (id: string) => itemPath("/product", id);
 export const whereUsedPath = (itemNumber: string) => itemPath("/where-used", itemNumber);
 export const bomPath = (itemNumber: string) => itemPath("/bom", itemNumber);

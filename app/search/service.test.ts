@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { CircuitBreaker } from "./circuit-breaker";
 import type { BomRequest, CursorRequest, Doc, EngineName, RequestContext, SearchEngine, SearchRequest, SearchResponse } from "./engine";
-import { FusionError, httpError, MESSAGES } from "./engines/fusion/errors";
+import { FusionError, httpError, MESSAGES } from "./engines/fusion/fusion-errors";
 import { DEFAULT_SEARCH_CONFIG } from "./search-config";
 import { PlatformUnavailable, PLATFORM_HEALTH_CACHE_MS, SearchService } from "./service";
 

@@ -3,7 +3,7 @@ import { exportFilename } from "~/export/filename";
 import { csvResponse } from "~/export/stream.server";
 import { services } from "~/registry.server";
 import { PERIODS, type AnalyticsReport } from "~/signals/store.server";
-import { requireUser } from "./auth.server";
+import { requireUser } from "./sign-in.server";
 import { problemPage } from "./problem-page.server";
 
 export const ANALYTICS_PATH = "/analytics";

@@ -1,6 +1,6 @@
 import { HttpError, requestIdOf } from "~/web/http.server";
 import { SearchError } from "~/search/errors";
-import { requireApiUser } from "./auth.server";
+import { requireApiUser } from "./sign-in.server";
 
 /** JSON answer of the backend API: `{"data": …}` with the request id echoed. */
 export function apiData(data: unknown, requestId: string, init: ResponseInit = {}): Response {

@@ -26,10 +26,10 @@ import { shellFromBack } from "~/search/page-shell";
 import { bomPath, exportCsvPath, headLinesPath, HOME_PATH, isItemKey, itemPath, withBack } from "~/search/paths";
 import { itemDescription } from "~/search/field-format";
 import { parseSearchParams } from "~/search/state";
-import { requireUser } from "./auth.server";
+import { requireUser } from "./sign-in.server";
 import { backupOf } from "./backup.server";
-import { logFailure } from "./log.server";
-import { withSignals, type SignalInput } from "./signals.server";
+import { logFailure } from "./failure-log.server";
+import { withSignals, type SignalInput } from "./page-signals.server";
 
 /** What the BOM and Where Used pages share: the item from the path, the way back, one section's page. */
 

@@ -1,6 +1,6 @@
 import { services } from "~/registry.server";
 import { SEARCH_PATH } from "~/search/paths";
-import { requireUser } from "./auth.server";
+import { requireUser } from "./sign-in.server";
 
 export const EMBED_PATH = "/embed";
 export const WIDGETS_PATH = "/embed/widgets.js";

@@ -19,11 +19,11 @@ import { itemNumberOf } from "~/search/field-format";
 import { externalUrlOf, specificationOf, titleOf } from "~/search/product-view";
 import { userMessageOf } from "~/search/errors";
 import { PlatformUnavailable, type SearchService, type Source } from "~/search/service";
-import { requireUser } from "./auth.server";
+import { requireUser } from "./sign-in.server";
 import { bomHeadOf } from "./bom-pages.server";
-import { logFailure } from "./log.server";
+import { logFailure } from "./failure-log.server";
 import { problemPage } from "./problem-page.server";
-import { withSignals, type SignalInput } from "./signals.server";
+import { withSignals, type SignalInput } from "./page-signals.server";
 
 /** Spec: Where Used exports fetch the total first, then at most this many records. */
 export const WHERE_USED_EXPORT_MAX = 1000;

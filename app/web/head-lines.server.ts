@@ -25,7 +25,7 @@ import { bomPath, headLinesPath, withBack } from "~/search/paths";
 import type { Source } from "~/search/service";
 import { backupOf } from "./backup.server";
 import { pageRequest, type PageContext } from "./bom-pages.server";
-import { logFailure } from "./log.server";
+import { logFailure } from "./failure-log.server";
 import { problemPage } from "./problem-page.server";
 
 /** Item numbers asked for in one search: a short request line on every engine. */

@@ -1,4 +1,4 @@
-import type { SignalSession } from "./signals.server";
+import type { SignalSession } from "./page-signals.server";
 
 /**
  * What scripts/server.mjs establishes for a request before Remix runs and hands to its loaders,

@@ -1,6 +1,6 @@
 import { json } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
-import { LOGOUT_FAILED, logoutFailure } from "./auth.server";
+import { LOGOUT_FAILED, logoutFailure } from "./sign-in.server";
 
 describe("a logout that fails", () => {
   it("says spec §8's text when the session store is not answering (the 503 its guard answers), asking to retry later", async () => {

@@ -6,10 +6,10 @@ import { catalogField } from "~/search/catalog-fields";
 import { buildPickList, PICK_LIST_CAP, pickListOrderOf } from "~/search/pick-list-view";
 import { searchRequestOf } from "~/search/search-view";
 import { parseSearchParams, searchHref } from "~/search/state";
-import { requireUser } from "./auth.server";
+import { requireUser } from "./sign-in.server";
 import { backupOf } from "./backup.server";
 import { requestIdOf } from "./http.server";
-import { logFailure } from "./log.server";
+import { logFailure } from "./failure-log.server";
 import { problemPage, staticDocument } from "./problem-page.server";
 
 /** The stock locator's index field: the walking order's. */

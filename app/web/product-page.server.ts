@@ -9,11 +9,11 @@ import { externalUrlOf, imageOf, specificationOf, titleOf } from "~/search/produ
 import { EMPTY_STATE, goToPage, parseSearchParams, searchHref } from "~/search/state";
 import { shellFromBack } from "~/search/page-shell";
 import { listQueryOf } from "~/search/query/number-jump";
-import { requireUser } from "./auth.server";
+import { requireUser } from "./sign-in.server";
 import { backParam } from "./bom-pages.server";
 import { backupOf } from "./backup.server";
-import { logFailure } from "./log.server";
-import { withSignals, type SignalInput } from "./signals.server";
+import { logFailure } from "./failure-log.server";
+import { withSignals, type SignalInput } from "./page-signals.server";
 import type { Source } from "~/search/service";
 
 export interface Neighbour {

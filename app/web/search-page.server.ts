@@ -14,12 +14,12 @@ import { totalPages } from "~/search/pager";
 import { buildSearchView, facetTermsOf, searchRequestOf, widerSearchOf } from "~/search/search-view";
 import type { Answer } from "~/search/service";
 import { EMPTY_STATE, goToPage, normalizeQuery, parseSearchParams, searchHref, serializeSearchState, withQuery, type SearchState } from "~/search/state";
-import { requireUser } from "./auth.server";
+import { requireUser } from "./sign-in.server";
 import { backupOf, exportBackupText } from "./backup.server";
 import { bomHeadOf } from "./bom-pages.server";
-import { logFailure } from "./log.server";
+import { logFailure } from "./failure-log.server";
 import { addRecentSearch, readRecentSearches, serializeRecentSearches } from "./recent-searches.server";
-import { withSignals, type SignalInput, type Signalled } from "./signals.server";
+import { withSignals, type SignalInput, type Signalled } from "./page-signals.server";
 import { facetClickOf } from "./signals-facets.server";
 
 /**

@@ -12,7 +12,7 @@ import { chargesOf, createEnvelope, crossSiteAllowance, overLimit, refusalRespon
 import { recordRequest, type RequestRecord } from "./operations.server";
 import { beginDrain, markPrepared, startProbes } from "./probes.server";
 import { problemPage } from "./problem-page.server";
-import { signalSession } from "./signals.server";
+import { signalSession } from "./page-signals.server";
 
 /** Whose a session cookie is, remembered a minute: a session's user never changes, and the limits need not ask the store on every request. */
 class SessionUsers {

@@ -4,7 +4,7 @@ import { MAX_BATCH, SignalBatchSchema } from "~/signals/model.server";
 import { apiData, apiError, handleApi } from "./api.server";
 import { SIGNALS_MAX_BYTES } from "./envelope.server";
 import { describeZodError, readBoundedText } from "./http.server";
-import { signalContextOf } from "./signals.server";
+import { signalContextOf } from "./page-signals.server";
 
 /** Same-site by the browser's Fetch metadata, else by Origin; a request with neither is no browser's cross-site request. */
 function isSameSite(request: Request): boolean {

@@ -5,7 +5,7 @@ import net from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { HL_POST, HL_PRE } from "../../app/search/engine";
 import { FusionEngine } from "../../app/search/engines/fusion/fusion-engine.server";
-import { MESSAGES } from "../../app/search/engines/fusion/errors";
+import { MESSAGES } from "../../app/search/engines/fusion/fusion-errors";
 import { DEFAULT_SEARCH_CONFIG } from "../../app/search/search-config";
 import { loadCorpus, readQuery, RecordedIndex, type RecordedSearch } from "./recorded";
 import { startStandIn, type Habits, type StandIn } from "./server";

@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MESSAGES } from "~/search/engines/fusion/errors";
+import { MESSAGES } from "~/search/engines/fusion/fusion-errors";
 import { loadCorpus } from "../fusion-stand-in/recorded";
 import { startStandIn, type StandIn } from "../fusion-stand-in/server";
 import { startPortal, type TestPortal } from "./portal";

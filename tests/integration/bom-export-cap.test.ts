@@ -4,7 +4,7 @@ import Papa from "papaparse";
 import { afterAll, expect, it, vi } from "vitest";
 import { services } from "~/registry.server";
 import { bomBatches, loadBomExport, loadWhereUsedExport } from "~/web/exports.server";
-import { answerOf } from "~/web/signals.server";
+import { answerOf } from "~/web/page-signals.server";
 import { useTemporaryCatalog } from "./setup-catalog";
 
 const CAP = 3;

@@ -9,7 +9,7 @@ import { afterAll, expect, it } from "vitest";
 import { services } from "~/registry.server";
 import { loadSearchExport } from "~/web/exports.server";
 import { loadSearchPage } from "~/web/search-page.server";
-import { answerOf } from "~/web/signals.server";
+import { answerOf } from "~/web/page-signals.server";
 import { useTemporaryCatalog } from "./setup-catalog";
 
 const { dir } = useTemporaryCatalog(300, { EXPORT_CAP: "100", EXPORT_LIMIT: "1000" });

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "~/config.server";
 import { createServices, installServices } from "~/registry.server";
 import { loadBomExport, loadSearchExport } from "~/web/exports.server";
-import { answerOf } from "~/web/signals.server";
+import { answerOf } from "~/web/page-signals.server";
 
 const BASE = "http://fusion.test:6764";
 const SOLR_TEXT = "java.lang.IllegalStateException: SolrCore parts_shard1 is loading at /var/solr/data";

@@ -19,7 +19,7 @@ import { parseConfig } from "~/config.server";
 import { createServices, installServices } from "~/registry.server";
 import { healthApi, searchApi } from "~/web/api-endpoints.server";
 import { loadSearchPage } from "~/web/search-page.server";
-import { answerOf } from "~/web/signals.server";
+import { answerOf } from "~/web/page-signals.server";
 
 const BASE = "http://fusion.test:6764";
 const QUERY = `${BASE}/api/apps/parts/query/parts`;

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { loadProductPage } from "~/web/product-page.server";
 import { loadSearchExport } from "~/web/exports.server";
 import { loadSearchPage } from "~/web/search-page.server";
-import { answerOf } from "~/web/signals.server";
+import { answerOf } from "~/web/page-signals.server";
 import { useTemporaryCatalog } from "./setup-catalog";
 
 const BASE = "http://fusion.test:6764";

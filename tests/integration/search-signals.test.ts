@@ -10,7 +10,7 @@ import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { productLink } from "~/search/paths";
 import type { ResultLinks } from "~/search/search-view";
-import { signalSession } from "~/web/signals.server";
+import { signalSession } from "~/web/page-signals.server";
 import { readSignals } from "../support/signals";
 import { useTemporaryCatalog } from "./setup-catalog";
 

@@ -1,6 +1,6 @@
 /**
  * The signals session the HTTP server hands over in the load context, and the one recorder of the
- * signals pages return (app/web/signals.server.ts, docs/decisions/035): what it records, under
+ * signals pages return (app/web/page-signals.server.ts, docs/decisions/035): what it records, under
  * which session, and that the request itself cannot name one.
  */
 import fs from "node:fs";
@@ -8,7 +8,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { services } from "~/registry.server";
 import type { SignalInput } from "~/signals/signals.server";
-import { recordingSignals, signalSession, withSignals, type PageSignal } from "~/web/signals.server";
+import { recordingSignals, signalSession, withSignals, type PageSignal } from "~/web/page-signals.server";
 import { readSignals } from "../support/signals";
 import { useTemporaryCatalog } from "./setup-catalog";
 

@@ -19,7 +19,7 @@ const eslint = new ESLint({ cwd: ROOT, overrideConfig: { rules: { "import/no-cyc
 /** A real module of each layer, and where a made-up module of that layer sits. */
 const SAMPLES: Record<string, { module: string; fixture: string }> = {
   routes: { module: "app/root.tsx", fixture: "app/routes/lint-fixture.tsx" },
-  web: { module: "app/web/log.server.ts", fixture: "app/web/lint-fixture.server.ts" },
+  web: { module: "app/web/failure-log.server.ts", fixture: "app/web/lint-fixture.server.ts" },
   "composition root": { module: "app/registry.server.ts", fixture: "app/start-up.server.ts" },
   components: { module: "app/components/pager.tsx", fixture: "app/components/lint-fixture.tsx" },
   embed: { module: "app/embed/widgets.ts", fixture: "app/embed/lint-fixture.ts" },

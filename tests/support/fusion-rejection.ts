@@ -1,4 +1,4 @@
-import { FusionError } from "~/search/engines/fusion/errors";
+import { FusionError } from "~/search/engines/fusion/fusion-errors";
 
 /** The FusionError a call fails with; anything else (or success) fails the test. */
 export async function rejection(promise: Promise<unknown>): Promise<FusionError> {

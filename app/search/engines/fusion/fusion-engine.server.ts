@@ -11,22 +11,12 @@ import type {
   SearchRequest,
   SearchResponse,
 } from "../../engine";
+import type { FusionSettings } from "../../fusion-settings";
 import type { SearchConfig } from "../../search-config";
-import { FusionError, MESSAGES } from "./errors";
-import { fusionGet, fusionStatus, type FusionHttpOptions } from "./http.server";
+import { FusionError, MESSAGES } from "./fusion-errors";
+import { fusionGet, fusionStatus, type FusionHttpOptions } from "./fusion-http.server";
 import { boundDoc, parseSearchResponse, parseSolrBody, parseSuggestions, toBomDoc } from "./parse-response.server";
 import { buildQuery, CURSOR_STEPS, numberQuery, queryStep, solrFacetField, solrPhrase } from "./query-builder";
-
-export interface FusionSettings {
-  url: string;
-  app: string;
-  queryProfile: string;
-  collection?: string;
-  apiKey?: string;
-  bomProfile: string;
-  assetBomProfile: string;
-  timeoutMs: number;
-}
 
 /**
  * The asset-BOM profile is a plain query profile: it sorts on index fields. Text is searched in

@@ -6,8 +6,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, v
 import type { Doc, SearchRequest } from "../../engine";
 import { HL_POST, HL_PRE } from "../../engine";
 import { DEFAULT_SEARCH_CONFIG } from "../../search-config";
-import { FusionError, MESSAGES, transportError } from "./errors";
-import { CURSOR_PAUSE_MS, FusionEngine, type FusionSettings } from "./fusion-engine.server";
+import { FusionError, MESSAGES, transportError } from "./fusion-errors";
+import type { FusionSettings } from "../../fusion-settings";
+import { CURSOR_PAUSE_MS, FusionEngine } from "./fusion-engine.server";
 import bomFixture from "./fixtures/bom-docs.json";
 import { rejection } from "../../../../tests/support/fusion-rejection";
 import highlighting61 from "./fixtures/highlighting-6.1.json";

@@ -3,7 +3,7 @@ import { BELOW_MINIMUM, STOCK_LEVEL_FIELD } from "../../catalog-fields";
 import type { BomDoc, BomType, FacetResult, SearchResponse } from "../../engine";
 import { HL_POST, HL_PRE, toDoc } from "../../engine";
 import { fieldKey } from "../../fields";
-import { FusionError, MESSAGES } from "./errors";
+import { FusionError, MESSAGES } from "./fusion-errors";
 
 const DocSchema = z.looseObject({ id: z.union([z.string(), z.number()]) });
 

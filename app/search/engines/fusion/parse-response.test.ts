@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { HL_POST, HL_PRE } from "../../engine";
-import { FusionError } from "./errors";
+import { FusionError } from "./fusion-errors";
 // Fixtures: fusion-api.md §6, verbatim where the reference is verbatim JSON; §6.2 is the verbatim
 // excerpt completed into a whole body (its `response` is elided in the reference), §6.6 is the
 // published pseudo-JSON with its comments replaced by docs. bom-docs.json is synthetic.

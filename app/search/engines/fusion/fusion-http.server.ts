@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { errorCodes } from "~/lib/closed-connection";
 import { fetchAgainOnClosed } from "~/lib/closed-connection.server";
 import { metrics } from "~/lib/metrics.server";
-import { FusionError, httpError, MESSAGES, transportError } from "./errors";
+import { FusionError, httpError, MESSAGES, transportError } from "./fusion-errors";
 
 export interface FusionHttpOptions {
   apiKey?: string;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SearchError } from "~/search/errors";
-import { logFailure } from "./log.server";
+import { logFailure } from "./failure-log.server";
 
 describe("logFailure", () => {
   afterEach(() => vi.restoreAllMocks());

@@ -4,9 +4,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { MESSAGES } from "./errors";
+import { MESSAGES } from "./fusion-errors";
 import { isClosedConnection } from "~/lib/closed-connection";
-import { fusionGet, fusionStatus, loggableUrl, MAX_ANSWER_BYTES } from "./http.server";
+import { fusionGet, fusionStatus, loggableUrl, MAX_ANSWER_BYTES } from "./fusion-http.server";
 import { rejection } from "../../../../tests/support/fusion-rejection";
 
 const servers: http.Server[] = [];
