@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { SUGGESTIONS_API_PATH } from "~/search/paths";
+import { suggestionsApiHref } from "~/search/paths";
 
 /** Spec §4's type-ahead settings: at least 2 characters, 300 ms after the last keystroke, 8 suggestions. */
 export const TYPEAHEAD = { minChars: 2, delayMs: 300, count: 8 } as const;
@@ -15,8 +15,7 @@ const CLOSED: Suggestions = { kind: "closed" };
 
 /** At most TYPEAHEAD.count distinct suggestions for `prefix` from the portal's API. */
 async function fetchSuggestions(prefix: string, signal: AbortSignal): Promise<string[]> {
-  const params = new URLSearchParams({ q: prefix, limit: String(TYPEAHEAD.count) });
-  const response = await fetch(`${SUGGESTIONS_API_PATH}?${params}`, { signal, headers: { Accept: "application/json" } });
+  const response = await fetch(suggestionsApiHref(prefix, TYPEAHEAD.count), { signal, headers: { Accept: "application/json" } });
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   const body = (await response.json()) as { data?: { suggestions?: unknown } };
   const found = Array.isArray(body.data?.suggestions) ? body.data.suggestions : [];

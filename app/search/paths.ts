@@ -20,6 +20,9 @@ export const SUPPORT_PATH = "/support";
 /** The portal's own API (DESIGN.md "Backend API") that the portal's pages call: the header's type-ahead. */
 export const SUGGESTIONS_API_PATH = "/api/suggestions";
 
+/** The type-ahead's request: at most `limit` suggestions for `prefix`. */
+export const suggestionsApiHref = (prefix: string, limit: number) => `${SUGGESTIONS_API_PATH}?${new URLSearchParams({ q: prefix, limit: String(limit) })}`;
+
 /** Path segment for an item number: slashes, spaces, `#`, `%` and unicode survive the round trip. */
 export function itemPath(prefix: ItemPrefix, itemNumber: string): string {
   return `${prefix}/${encodeURIComponent(itemNumber)}`;
