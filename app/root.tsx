@@ -57,8 +57,9 @@ function scrollKey(location: { pathname: string; search: string; key: string }):
 }
 
 /**
- * The header's search (query, kept refinement) and the skip link's target: the `shell` every page
- * loader returns; the plain one on a page without (an error, a page with no loader).
+ * The header's search (query, kept refinement) and the skip link's target: the `shell` the page's
+ * loader returns (a results, item, BOM, BOM lines or Where Used page); the plain one on any other
+ * page (an error, a page with no search of its own nor a way back to one).
  */
 function usePageShell(): PageShell {
   const data: unknown = useMatches().at(-1)?.data;

@@ -1,7 +1,8 @@
 /**
  * What the layout around a page shows of it: the header's search (its query and the refinement a
- * new query keeps) and the skip link's target. Every page loader returns one as `shell`; the root
- * reads it from the page's data, and the header takes it as props.
+ * new query keeps) and the skip link's target. The loaders of the pages with a search of their own
+ * or a way back to one return it as `shell`; the root reads it from the page's data (the plain
+ * shell for any other page), and the header takes it as props.
  */
 import { backChainOf } from "./back-chain";
 
