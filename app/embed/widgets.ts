@@ -38,8 +38,8 @@ export interface WidgetSettings {
   marks: string;
   /** Where a result's item number, title (the first that is not blank) and category are. */
   fields: { itemNumber: string; title: readonly string[]; category: string };
-  /** The portal's pages: its results page, sign-in (coming back to the search) and an item's page without the item. */
-  paths: { search: string; signIn: string; product: string };
+  /** The portal's pages (its results page, sign-in coming back to the search, an item's page without the item) and the API it calls. */
+  paths: { search: string; signIn: string; product: string; api: { search: string; suggestions: string; signals: string } };
 }
 
 /** What `/api/search` answers in `data`. */
@@ -159,7 +159,7 @@ export function searchOf(kit: WidgetKit, endpoint: string): SharedSearch {
       const params = new URLSearchParams({ q: search.q, start: String((search.page - 1) * rows), rows: String(rows), sort: search.sort, filters: JSON.stringify(filters) });
       if (search.collection) params.set("collection", search.collection);
       emit({ loading: true });
-      void fetchResults(`${endpoint}/api/search?${params}`).then((answer) => {
+      void fetchResults(`${endpoint}${kit.settings.paths.api.search}?${params}`).then((answer) => {
         if (mine === seq) emit(answer);
       });
     },
@@ -173,11 +173,11 @@ export function searchOf(kit: WidgetKit, endpoint: string): SharedSearch {
 }
 
 /** A type-ahead pick, sent to the portal when this page is the portal's (posts stay same-site). */
-export function sendPick(endpoint: string, query: string, suggestion: string, position: number): void {
+export function sendPick(endpoint: string, path: string, query: string, suggestion: string, position: number): void {
   if (endpoint !== location.origin || !navigator.sendBeacon) return;
   const id = (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random().toString(36).slice(2)).replace(/[^A-Za-z0-9_-]/g, "");
   navigator.sendBeacon(
-    `${endpoint}/api/signals`,
+    endpoint + path,
     JSON.stringify({
       source: "crib-widgets",
       version: "1",
@@ -204,7 +204,7 @@ export function setUp(el: WidgetElement, kit: WidgetKit): void {
 /** The suggestions for what is typed, each a button that searches for it. */
 export async function suggestionsFor(el: WidgetElement, kit: WidgetKit, q: string, pick: (label: string, position: number) => void): Promise<HTMLLIElement[] | null> {
   const params = new URLSearchParams({ q, limit: String(kit.settings.suggestions) });
-  const body = await fetch(`${el.endpoint}/api/suggestions?${params}`, { credentials: "include" })
+  const body = await fetch(`${el.endpoint}${kit.settings.paths.api.suggestions}?${params}`, { credentials: "include" })
     .then((response) => (response.ok ? response.json() : null))
     .catch(() => null);
   if (!body) return null;
@@ -241,7 +241,7 @@ export function drawSearchBox(el: WidgetElement, kit: WidgetKit): void {
     const pick = (label: string, position: number) => {
       input.value = label;
       close();
-      sendPick(el.endpoint, q, label, position);
+      sendPick(el.endpoint, kit.settings.paths.api.signals, q, label, position);
       el.search.set({ q: label });
     };
     void suggestionsFor(el, kit, q, pick).then((items) => {

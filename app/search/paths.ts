@@ -17,8 +17,10 @@ export const SIGNED_OUT_PATH = "/signed-out";
 /** The portal's own support page: where Contact Support leads when no company site is configured. */
 export const SUPPORT_PATH = "/support";
 
-/** The portal's own API (DESIGN.md "Backend API") that the portal's pages call: the header's type-ahead. */
+/** The portal's own API (DESIGN.md "Backend API") as its pages and the embeddable widgets call it. */
+export const SEARCH_API_PATH = "/api/search";
 export const SUGGESTIONS_API_PATH = "/api/suggestions";
+export const SIGNALS_API_PATH = "/api/signals";
 
 /** The type-ahead's request: at most `limit` suggestions for `prefix`. */
 export const suggestionsApiHref = (prefix: string, limit: number) => `${SUGGESTIONS_API_PATH}?${new URLSearchParams({ q: prefix, limit: String(limit) })}`;

@@ -10,7 +10,7 @@ import type { WidgetSettings } from "~/embed/widgets";
 import { catalogName, ITEM_NUMBER_FIELD } from "~/search/catalog-fields";
 import { DESCRIPTION_FIELDS } from "~/search/field-format";
 import { HL_POST, HL_PRE } from "~/search/highlights";
-import { HOME_PATH, LOGIN_PATH, productPath, SEARCH_PATH } from "~/search/paths";
+import { HOME_PATH, LOGIN_PATH, productPath, SEARCH_API_PATH, SEARCH_PATH, SIGNALS_API_PATH, SUGGESTIONS_API_PATH } from "~/search/paths";
 import { SORT_OPTIONS } from "~/search/search-view";
 import { DEFAULT_ROWS } from "~/search/state";
 
@@ -25,7 +25,12 @@ export const WIDGET_SETTINGS: WidgetSettings = {
   sorts: SORT_OPTIONS,
   marks: HL_PRE + HL_POST,
   fields: { itemNumber: ITEM_NUMBER_FIELD, title: ["title", ...DESCRIPTION_FIELDS], category: catalogName("category") },
-  paths: { search: SEARCH_PATH, signIn: `${LOGIN_PATH}?${new URLSearchParams({ returnTo: HOME_PATH })}`, product: productPath("") },
+  paths: {
+    search: SEARCH_PATH,
+    signIn: `${LOGIN_PATH}?${new URLSearchParams({ returnTo: HOME_PATH })}`,
+    product: productPath(""),
+    api: { search: SEARCH_API_PATH, suggestions: SUGGESTIONS_API_PATH, signals: SIGNALS_API_PATH },
+  },
 };
 
 /** The script's text: the widgets' functions (each names the others by the name it has here) and the call. */
