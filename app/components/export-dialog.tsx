@@ -6,9 +6,9 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { flushSync } from "react-dom";
 import { downloadWithProgress } from "~/export/download.client";
 import { failureQuestion, RETRY_DELAY_MS } from "~/export/failure";
-import { EXPORT_GO, type ExportDialogView } from "~/export/export-view";
+import { EXPORT_GO, searchExportHref, type ExportDialogView } from "~/export/export-view";
 import { progressOf, progressText, type ExportProgress } from "~/export/progress";
-import { SEARCH_EXPORT_PATH, SEARCH_PATH } from "~/search/paths";
+import { SEARCH_PATH } from "~/search/paths";
 import { FOCUS_SEARCH_BOX } from "./focus-state";
 import { resultsText } from "~/search/result-count";
 import { ExportButtonLabel, ExportPreview, FieldChooser } from "./export-fields";
@@ -58,7 +58,7 @@ export function ExportDialog({ dialog }: { dialog: Dialog }) {
     e.preventDefault();
     if (count === 0 || download.busy) return;
     if (dialog.needsConfirmation && !confirmedRef.current) setConfirming(true);
-    else download.start(`${SEARCH_EXPORT_PATH}?${new URLSearchParams(new FormData(e.currentTarget) as unknown as Record<string, string>)}`);
+    else download.start(searchExportHref(new FormData(e.currentTarget)));
   };
 
   return (

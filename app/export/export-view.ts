@@ -1,7 +1,15 @@
+import { SEARCH_EXPORT_PATH } from "~/search/paths";
 import type { ExportScope } from "./search-export";
 
 /** The name of the dialog's submit that exports (value `1`), told apart from Select All / None (`export-select`). */
 export const EXPORT_GO = "export-go";
+
+/** The file's address from the dialog's form, with the fields a GET submission of it would send. */
+export function searchExportHref(form: FormData): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of form) if (typeof value === "string") params.append(name, value);
+  return `${SEARCH_EXPORT_PATH}?${params}`;
+}
 
 /** What the export dialog shows; built on the server, rendered by the dialog component. */
 export type ExportStep = "choose" | "limit" | "no-fields" | "empty" | "failed" | "backup" | "started";
