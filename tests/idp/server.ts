@@ -31,6 +31,8 @@ export interface TestIdp {
   hang(...paths: string[]): void;
   /** …and are answered again. */
   answer(...paths: string[]): void;
+  /** How many requests reached `path` so far, answered or hung. */
+  requestsTo(path: string): number;
   close(): Promise<void>;
 }
 
@@ -101,7 +103,9 @@ export async function startIdp(options: IdpOptions): Promise<TestIdp> {
   provider.on("backchannel.success", (_ctx, client) => console.log(`Test IdP: back-channel logout sent to ${client.clientId}`));
 
   const hanging = new Set<string>();
+  const received = new Map<string, number>();
   provider.use(async (ctx, next) => {
+    received.set(ctx.path, (received.get(ctx.path) ?? 0) + 1);
     // oidc-provider keeps offline_access only with prompt=consent (OpenID Connect Core §11); Okta
     // and others do without. Adding it here makes the stand-in one of those.
     if (ctx.path === "/auth" && /\boffline_access\b/.test(String(ctx.query.scope ?? "")) && !ctx.query.prompt) {
@@ -137,6 +141,7 @@ export async function startIdp(options: IdpOptions): Promise<TestIdp> {
     issuer,
     hang: (...paths) => paths.forEach((path) => hanging.add(path)),
     answer: (...paths) => paths.forEach((path) => hanging.delete(path)),
+    requestsTo: (path) => received.get(path) ?? 0,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
