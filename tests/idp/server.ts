@@ -54,6 +54,22 @@ export interface IdpOptions {
 
 export const DISCOVERY_PATH = "/.well-known/openid-configuration";
 
+/** An ID token made wrong in the way `mode` names, signed with the provider's key (or `other` for a bad signature). */
+async function tampered(token: string, mode: TamperMode, keys: { privateKey: CryptoKey; other: CryptoKey }): Promise<string> {
+  const claims = { ...decodeJwt(token) } as Record<string, unknown>;
+  const now = Math.floor(Date.now() / 1000);
+  if (mode === "issuer") claims.iss = "http://127.0.0.1:1/evil";
+  if (mode === "audience") claims.aud = "another-client";
+  if (mode === "nonce") claims.nonce = "not-the-nonce-of-this-sign-in";
+  if (mode === "no-nonce") delete claims.nonce;
+  if (mode === "expired") Object.assign(claims, { iat: now - 7200, exp: now - 3600 });
+  if (mode === "none") {
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    return `${part({ alg: "none", typ: "JWT" })}.${part(claims)}.`;
+  }
+  return new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: "test-key" }).sign(mode === "signature" ? keys.other : keys.privateKey);
+}
+
 export async function startIdp(options: IdpOptions): Promise<TestIdp> {
   const refreshTokens = options.refreshTokens ?? "offline_access";
   const issuer = `http://127.0.0.1:${options.port}`;
@@ -117,23 +133,8 @@ export async function startIdp(options: IdpOptions): Promise<TestIdp> {
     if (ctx.path !== "/token" || !ctx.body || typeof ctx.body !== "object" || !("id_token" in ctx.body)) return;
     const body = ctx.body as { id_token: string };
     const mode = String(decodeJwt(body.id_token).sub ?? "").replace(/^tamper-/, "");
-    if ((TAMPER_MODES as readonly string[]).includes(mode)) body.id_token = await tampered(body.id_token, mode as TamperMode);
+    if ((TAMPER_MODES as readonly string[]).includes(mode)) body.id_token = await tampered(body.id_token, mode as TamperMode, { privateKey, other });
   });
-
-  async function tampered(token: string, mode: TamperMode): Promise<string> {
-    const claims = { ...decodeJwt(token) } as Record<string, unknown>;
-    const now = Math.floor(Date.now() / 1000);
-    if (mode === "issuer") claims.iss = "http://127.0.0.1:1/evil";
-    if (mode === "audience") claims.aud = "another-client";
-    if (mode === "nonce") claims.nonce = "not-the-nonce-of-this-sign-in";
-    if (mode === "no-nonce") delete claims.nonce;
-    if (mode === "expired") Object.assign(claims, { iat: now - 7200, exp: now - 3600 });
-    if (mode === "none") {
-      const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
-      return `${part({ alg: "none", typ: "JWT" })}.${part(claims)}.`;
-    }
-    return new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: "test-key" }).sign(mode === "signature" ? other : privateKey);
-  }
 
   const server = provider.listen(options.port, "127.0.0.1");
   await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
