@@ -662,8 +662,11 @@ describe("faults", () => {
     await arrived(1);
     await roundTrip();
     expect(settled).toBe(false);
+    expect(standIn.held()).toEqual(standIn.requests);
     client.abort();
     await expect(hung).rejects.toThrow(/abort/i);
+    // Held no more once its connection is closed.
+    await vi.waitFor(() => expect(standIn.held()).toEqual([]), { timeout: 30_000, interval: 10 });
   });
 
   it("is steered over HTTP, and never faults / or /__control", async () => {
@@ -684,7 +687,7 @@ describe("faults", () => {
       () => "answered",
       () => "failed",
     );
-    for (let i = 0; i < 50 && other.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await vi.waitFor(() => expect(other.held()).toHaveLength(1), { timeout: 30_000, interval: 10 });
     expect(other.requests).toHaveLength(1);
     // Were the hanging socket left open, close() would wait for it for ever and the test time out.
     await other.close();

@@ -47,6 +47,8 @@ export interface StandIn {
   url: string;
   port: number;
   requests: RecordedRequest[];
+  /** The requests that the `hang` fault holds unanswered now, their connections still open, oldest first. */
+  held(): RecordedRequest[];
   /** What arrived at `POST /api/signals/{collection}` (also `GET /__control/signals`). */
   signals: { collection: string; signal: unknown }[];
   setFault(fault: Fault): void;
@@ -74,7 +76,8 @@ async function handle(state: StandInState, answer: (request: ApiRequest) => Prom
   if (path.startsWith("/__control/")) return control(state, req, res, path);
 
   const { list, headers } = await readRequest(req, url);
-  record(state, { method: req.method ?? "GET", path, params: list, headers, at: Date.now() });
+  const entry: RecordedRequest = { method: req.method ?? "GET", path, params: list, headers, at: Date.now() };
+  record(state, entry);
 
   if (path === "/") return send(state, res, 200, { status: "ok" });
   if (path !== "/api" && !path.startsWith("/api/")) return send(state, res, 404, errorBody(404, "Not found"));
@@ -86,7 +89,14 @@ async function handle(state: StandInState, answer: (request: ApiRequest) => Prom
     closing: () => state.closing !== undefined,
     errorBody,
   };
-  if ((await misbehave(state.fault, { req, res, arrivedAt }, stand)) === "answered") return;
+  const fault = state.fault;
+  if ((await misbehave(fault, { req, res, arrivedAt }, stand)) === "answered") {
+    if (fault.kind === "hang" && !res.destroyed) {
+      state.held.add(entry);
+      res.once("close", () => state.held.delete(entry));
+    }
+    return;
+  }
   return answer({ req, res, path, list, headers });
 }
 
@@ -139,6 +149,7 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
     url: `http://${urlHost}:${port}`,
     port,
     requests: state.requests,
+    held: () => [...state.held],
     signals: state.signals,
     setFault(next: Fault) {
       const parsed = validFault(next);

@@ -20,6 +20,8 @@ export const MAX_RECORDED_REQUESTS = 10_000;
 export interface StandInState extends HabitsRuntime {
   fault: Fault;
   requests: RecordedRequest[];
+  /** Requests the `hang` fault holds unanswered, while their connections are open. */
+  held: Set<RecordedRequest>;
   /** Signals received through the Signals API, in order of arrival (a resent one appears twice). */
   signals: { collection: string; signal: unknown }[];
   sockets: Set<Socket>;
@@ -38,6 +40,7 @@ export function createState(habits: Habits): StandInState {
     fault: { kind: "none" },
     habits,
     requests: [],
+    held: new Set(),
     signals: [],
     sockets: new Set(),
     timers: new Set(),
