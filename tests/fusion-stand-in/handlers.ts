@@ -7,6 +7,7 @@ import type http from "node:http";
 import type { BomRequest, Doc, FieldValue, Filter, Sort } from "../../app/search/engine";
 import { HL_POST, HL_PRE } from "../../app/search/engine";
 import type { StandInData } from "./data";
+import type { Fault } from "./faults";
 import { filterMatches } from "./recorded";
 import {
   bomIndexDoc,
@@ -340,6 +341,8 @@ export interface ApiRequest {
   path: string;
   list: [string, string][];
   headers: Record<string, string>;
+  /** The fault when the request arrived. */
+  fault: Fault;
 }
 
 /** Answers a request to `/api…`: the API's root, the Signals API, or a query profile. */
@@ -401,7 +404,7 @@ async function answerProfile(state: StandInState, data: StandInData, names: Name
   // Under the `fixed` fault the answer time must not depend on the stand-in's own work, which
   // would delay the requests queued behind it on its one thread: a repeated request gets the
   // text computed the first time (its echoed query id included).
-  const answerKey = state.fault.kind === "fixed" ? JSON.stringify([req.method, path, list]) : null;
+  const answerKey = request.fault.kind === "fixed" ? JSON.stringify([req.method, path, list]) : null;
   const repeated = answerKey === null ? undefined : state.fixedAnswers.get(answerKey);
   if (repeated !== undefined) return send(state, res, 200, repeated, answerHeaders);
   try {

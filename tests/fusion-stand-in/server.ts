@@ -97,7 +97,7 @@ async function handle(state: StandInState, answer: (request: ApiRequest) => Prom
     }
     return;
   }
-  return answer({ req, res, path, list, headers });
+  return answer({ req, res, path, list, headers, fault });
 }
 
 async function listen(server: http.Server, port: number, host: string): Promise<number> {
