@@ -118,10 +118,10 @@ app.use((req, res, next) => {
     if (verdict.preflight) return void res.status(204).end();
     if (!verdict.refusal) {
       res.locals.cspNonce = verdict.cspNonce;
-      // The request's own token, and the visitor's usage-signals session (a cookie made on the first page).
+      // The request's sign-in, and the visitor's usage-signals session (a cookie made on the first page).
       if (!/^\/(build\/|favicon\.|embed\/widgets\.js$)/.test(req.path)) {
         const admitted = envelope.admit(req.headers, request.client);
-        Object.assign(req.headers, admitted.requestHeaders);
+        res.locals.identity = admitted.identity;
         res.locals.signals = admitted.signals;
         if (admitted.setCookie) res.append("Set-Cookie", admitted.setCookie);
       }
@@ -138,7 +138,7 @@ app.use(compression());
 app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
 app.use(express.static("public", { maxAge: "1h" }));
 // What was established above reaches loaders, actions and the render in the load context (app/web/load-context.ts).
-const getLoadContext = (_req, res) => ({ cspNonce: res.locals.cspNonce, signals: res.locals.signals });
+const getLoadContext = (_req, res) => ({ cspNonce: res.locals.cspNonce, signals: res.locals.signals, identity: res.locals.identity });
 app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV, getLoadContext }));
 
 envelope.prepare();

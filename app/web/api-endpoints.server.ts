@@ -2,6 +2,7 @@
  * The backend API (DESIGN.md "Backend API"): one handler per endpoint, each wrapped in the
  * `{"data": …}` / `{"error": …}` wrapper by `handleApi` (the "envelope" is the security one, envelope.server.ts).
  */
+import type { AppLoadContext } from "@remix-run/node";
 import { badRequest, describeZodError, notFound, parseQuery } from "~/web/http.server";
 import { notReadyReasons, probeState } from "./probes.server";
 import { failingStores } from "~/lib/store-health.server";
@@ -13,7 +14,7 @@ import { apiData, apiError, handleApi } from "./api.server";
 
 const started = Date.now();
 
-export function searchApi(request: Request) {
+export function searchApi(request: Request, context: AppLoadContext) {
   return handleApi(request, async ({ requestId, url }) => {
     const { search: service, searchConfig } = services();
     const params = parseQuery(apiSearchSchema(searchConfig), url);
@@ -36,18 +37,18 @@ export function searchApi(request: Request) {
       requestId,
       { headers: { "Server-Timing": `engine;dur=${answer.engineMs.toFixed(1)}` } },
     );
-  });
+  }, { context });
 }
 
-export function suggestionsApi(request: Request) {
+export function suggestionsApi(request: Request, context: AppLoadContext) {
   return handleApi(request, async ({ requestId, url }) => {
     const { q, limit } = parseQuery(ApiSuggestionsSchema, url);
     const suggestions = q.trim() ? (await services().search.suggest(q, limit, { requestId })).value : [];
     return apiData({ suggestions }, requestId);
-  });
+  }, { context });
 }
 
-export function productsApi(request: Request) {
+export function productsApi(request: Request, context: AppLoadContext) {
   return handleApi(request, async ({ requestId, url }) => {
     const { q, start, rows } = parseQuery(ApiProductsSchema, url);
     const answer = await services().search.search(
@@ -55,20 +56,20 @@ export function productsApi(request: Request) {
       { requestId, signal: request.signal },
     );
     return apiData({ docs: answer.value.docs, numFound: answer.value.total, start, rows }, requestId);
-  });
+  }, { context });
 }
 
-export function productApi(request: Request, rawId: string | undefined) {
+export function productApi(request: Request, context: AppLoadContext, rawId: string | undefined) {
   return handleApi(request, async ({ requestId }) => {
     const id = ProductIdSchema.safeParse(rawId ?? "");
     if (!id.success) throw badRequest(describeZodError(id.error));
     const answer = await services().search.getProduct(id.data, { requestId, signal: request.signal });
     if (!answer.value) throw notFound("Product not found");
     return apiData(answer.value, requestId);
-  });
+  }, { context });
 }
 
-export function facetsApi(request: Request) {
+export function facetsApi(request: Request, context: AppLoadContext) {
   return handleApi(request, async ({ requestId, url }) => {
     const { search: service, searchConfig } = services();
     const { q, fields } = parseQuery(apiFacetsSchema(searchConfig), url);
@@ -77,7 +78,7 @@ export function facetsApi(request: Request) {
       { requestId, signal: request.signal },
     );
     return apiData({ facets: answer.value.facets, numFound: answer.value.total }, requestId);
-  });
+  }, { context });
 }
 
 /**
@@ -154,7 +155,7 @@ function notReadyReason(detail: string): string {
 }
 
 /** The public configuration: what a client needs to draw the search page. No secrets. */
-export function configApi(request: Request) {
+export function configApi(request: Request, context: AppLoadContext) {
   return handleApi(request, async ({ requestId }) => {
     const { config, searchConfig: search, search: service } = services();
     const status = service.status();
@@ -173,5 +174,5 @@ export function configApi(request: Request) {
       },
       requestId,
     );
-  });
+  }, { context });
 }

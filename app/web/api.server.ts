@@ -1,3 +1,4 @@
+import type { AppLoadContext } from "@remix-run/node";
 import { HttpError, requestIdOf } from "~/web/http.server";
 import { SearchError } from "~/search/errors";
 import { requireApiUser } from "./auth.server";
@@ -27,6 +28,9 @@ export function apiError(message: string, status: number, requestId: string, rep
   });
 }
 
+/** Who an endpoint answers: anyone (the probes), or the signed-in user of the request's load context. */
+export type ApiAccess = { public: true } | { context: AppLoadContext };
+
 /**
  * Runs an API handler and turns every failure into the `{"error": …}` wrapper: known errors keep their
  * status and message, anything else is logged and answered with a plain 500 (no stack, no
@@ -35,12 +39,12 @@ export function apiError(message: string, status: number, requestId: string, rep
 export async function handleApi(
   request: Request,
   handler: (context: { requestId: string; url: URL }) => Promise<Response> | Response,
-  options: { public?: boolean } = {},
+  access: ApiAccess,
 ): Promise<Response> {
   const requestId = requestIdOf(request);
   try {
     // With sign-in on, the API answers only a signed-in browser; the probes answer anyone.
-    if (!options.public) await requireApiUser(request);
+    if (!("public" in access)) await requireApiUser(request, access.context);
     return await handler({ requestId, url: new URL(request.url) });
   } catch (error) {
     if (error instanceof Response) return error;

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { json, redirect } from "@remix-run/node";
-import type { Auth } from "~/auth/auth.server";
+import { json, redirect, type AppLoadContext } from "@remix-run/node";
+import type { Auth, RequestIdentity } from "~/auth/auth.server";
 import { SessionStoreUnavailable } from "~/auth/guarded-session-store.server";
 import { AuthError, IdpUnavailableError, NOT_ANSWERING, refusalFields } from "~/auth/oidc.server";
 import type { User } from "~/auth/user";
@@ -44,6 +44,15 @@ async function guarded<T>(request: Request, work: Promise<T>, api = false): Prom
   }
 }
 
+/**
+ * The request's sign-in: the one scripts/server.mjs handed over in the load context, looked up once
+ * for all of the request's loaders, or one of its own for a request that did not come through the
+ * server (`remix dev`, a test calling a loader).
+ */
+export function identityOf(auth: Auth, request: Request, context: AppLoadContext): RequestIdentity {
+  return context.identity ?? auth.identityOf(request.headers.get("Cookie"));
+}
+
 /** Where a page request goes to sign in: `/login?returnTo=<this page>`. */
 function loginHref(request: Request): string {
   const url = new URL(request.url);
@@ -54,19 +63,19 @@ function loginHref(request: Request): string {
  * The signed-in user of a protected page; without a session the page answers a redirect to sign
  * in that comes back to it. Null when sign-in is off.
  */
-export async function requireUser(request: Request): Promise<User | null> {
+export async function requireUser(request: Request, context: AppLoadContext): Promise<User | null> {
   const { auth } = services();
   if (!auth) return null;
-  const user = await guarded(request, auth.user(request));
+  const user = await guarded(request, identityOf(auth, request, context).user());
   if (!user) throw redirect(loginHref(request));
   return user;
 }
 
 /** The API's guard: 401 in the `{"error": …}` wrapper, no redirect. */
-export async function requireApiUser(request: Request): Promise<User | null> {
+export async function requireApiUser(request: Request, context: AppLoadContext): Promise<User | null> {
   const { auth } = services();
   if (!auth) return null;
-  const user = await guarded(request, auth.user(request), true);
+  const user = await guarded(request, identityOf(auth, request, context).user(), true);
   if (user) return user;
   throw new Response(JSON.stringify({ error: { message: "Authentication required", status: 401, requestId: requestIdOf(request) } }), {
     status: 401,
@@ -75,10 +84,10 @@ export async function requireApiUser(request: Request): Promise<User | null> {
 }
 
 /** What every page's layout needs: whether sign-in is on, who is signed in, the forms' CSRF token. */
-export async function loadSignInState(request: Request) {
+export async function loadSignInState(request: Request, context: AppLoadContext) {
   const { auth } = services();
   if (!auth) return { ssoEnabled: false, user: null, csrf: null };
-  const session = await guarded(request, auth.session(request));
+  const session = await guarded(request, identityOf(auth, request, context).session());
   return {
     ssoEnabled: true,
     user: session ? { name: session.record.user.name, email: session.record.user.email } : null,
@@ -91,8 +100,8 @@ function csrfToken(auth: Auth, sessionId: string): string {
 }
 
 /** A form of this session (`csrf`), posted from this site; anything else is refused with 403. */
-async function checkCsrf(request: Request, auth: Auth, form: FormData): Promise<string | null> {
-  const session = await guarded(request, auth.session(request));
+async function checkCsrf(request: Request, identity: RequestIdentity, auth: Auth, form: FormData): Promise<string | null> {
+  const session = await guarded(request, identity.session());
   if (!session) return null;
   const given = Buffer.from(String(form.get("csrf") ?? ""));
   const expected = Buffer.from(csrfToken(auth, session.id));
@@ -112,12 +121,12 @@ const returnPath = (value: string | null | undefined) => safePath(value, HOME_PA
  * (`Sec-Fetch-Site: cross-site`) it shows the sign-in page and its button instead, so that no
  * other site can start flows in a person's name and spend their allowance.
  */
-export async function loadLogin(request: Request) {
+export async function loadLogin(request: Request, context: AppLoadContext) {
   const { auth } = services();
   const url = new URL(request.url);
   const returnTo = url.searchParams.get("returnTo");
   if (!auth) throw redirect(HOME_PATH);
-  if (await guarded(request, auth.user(request))) throw redirect(returnPath(returnTo));
+  if (await guarded(request, identityOf(auth, request, context).user())) throw redirect(returnPath(returnTo));
   if (returnTo === null && url.searchParams.get("start") === null) {
     if (request.headers.get("Sec-Fetch-Site") === "cross-site") return json({ error: null, detail: null }, { headers: { "Cache-Control": "no-store" } });
     throw redirect(`${LOGIN_PATH}?start=1`, { headers: { "Cache-Control": "no-store" } });
@@ -151,7 +160,7 @@ function clearStateCookies(request: Request, auth: Auth): string[] {
  * /callback: the provider's answer. Success starts a new session and goes where the user was
  * going; every failure shows the failure screen and starts no session.
  */
-export async function loadCallback(request: Request) {
+export async function loadCallback(request: Request, context: AppLoadContext) {
   const { auth } = services();
   if (!auth) throw redirect(HOME_PATH);
   const headers = new Headers({ "Cache-Control": "no-store" });
@@ -159,6 +168,8 @@ export async function loadCallback(request: Request) {
   headers.append("Set-Cookie", await auth.returnCookie.serialize("", { maxAge: 0 }));
   try {
     const { user, tokens, providerSid } = await auth.oidc.finishSignIn(request);
+    // The request's sign-in is another from here on.
+    context.identity?.forget();
     for (const cookie of await auth.begin(user, tokens, request, providerSid)) headers.append("Set-Cookie", cookie);
     const returnTo: unknown = await auth.returnCookie.parse(request.headers.get("Cookie"));
     headers.set("Location", returnPath(typeof returnTo === "string" ? returnTo : null));
@@ -180,12 +191,14 @@ export async function loadCallback(request: Request) {
  * logout that skipped the provider would let the next person at a shared terminal sign in without
  * a password. The provider sends the browser back to the signed-out page.
  */
-export async function logout(request: Request) {
+export async function logout(request: Request, context: AppLoadContext) {
   const { auth, config } = services();
   if (!auth) throw redirect("/");
   const form = await readForm(request);
   try {
-    await checkCsrf(request, auth, form);
+    const identity = identityOf(auth, request, context);
+    await checkCsrf(request, identity, auth, form);
+    identity.forget();
     const { idToken, refreshToken, setCookies } = await auth.end(request);
     const headers = new Headers({ "Cache-Control": "no-store" });
     for (const cookie of setCookies) headers.append("Set-Cookie", cookie);

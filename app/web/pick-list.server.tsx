@@ -1,3 +1,4 @@
+import type { AppLoadContext } from "@remix-run/node";
 import { PickList } from "~/components/pick-list";
 import { services } from "~/registry.server";
 import type { Doc } from "~/search/engine";
@@ -22,8 +23,8 @@ const BATCH = 100;
  * row up to PICK_LIST_CAP (docs/decisions/027). A document of its own without scripts, so it is
  * the same with JavaScript, without it and in lite mode, and the results page stays small.
  */
-export async function loadPickList(request: Request): Promise<Response> {
-  await requireUser(request);
+export async function loadPickList(request: Request, loadContext: AppLoadContext): Promise<Response> {
+  await requireUser(request, loadContext);
   const url = new URL(request.url);
   const { search: service, searchConfig: config } = services();
   const state = parseSearchParams(url.searchParams, config);

@@ -1,4 +1,4 @@
-import { json } from "@remix-run/node";
+import { json, type AppLoadContext } from "@remix-run/node";
 import { pageContext } from "~/web/http.server";
 import { services } from "~/registry.server";
 import type { Doc, RequestContext } from "~/search/engine";
@@ -77,8 +77,8 @@ function withParam(params: URLSearchParams, name: string, value: string): URLSea
 }
 
 /** /product/{id or item number}: the item, its neighbours in the search it came from, its links; its view and result click. */
-export async function loadProductPage(request: Request, rawId: string | undefined) {
-  await requireUser(request);
+export async function loadProductPage(request: Request, loadContext: AppLoadContext, rawId: string | undefined) {
+  await requireUser(request, loadContext);
   const url = new URL(request.url);
   const back = backParam(url);
   const id = (rawId ?? "").trim();

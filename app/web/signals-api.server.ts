@@ -48,5 +48,5 @@ export function signalsApi(request: Request, context: AppLoadContext) {
       return apiError("Too many signals from this session. Please wait a moment.", 429, requestId);
     }
     return apiData({ stored, duplicates: parsed.data.signals.length - stored, enabled: true }, requestId, { status: 202 });
-  });
+  }, { context });
 }

@@ -91,13 +91,13 @@ const failures: [string, () => Response | Promise<Response>, string][] = [
 ];
 
 async function pageOf(query: string) {
-  const response = answerOf(await loadSearchPage(new Request(`http://localhost/crib-search/search${query ? `?q=${query}` : ""}`)));
+  const response = answerOf(await loadSearchPage(new Request(`http://localhost/crib-search/search${query ? `?q=${query}` : ""}`), {}));
   type PageData = { error: { message: string } | null; degraded: boolean; backup: string | null; view: { total: number } | null };
   return { status: response.status, data: (await response.json()) as PageData };
 }
 
 async function apiSearch(query: string) {
-  const response = await searchApi(new Request(`http://localhost/api/search?q=${query}&rows=5`));
+  const response = await searchApi(new Request(`http://localhost/api/search?q=${query}&rows=5`), {});
   return { status: response.status, body: await response.json() };
 }
 
