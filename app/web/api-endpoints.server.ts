@@ -15,7 +15,7 @@ import { apiData, apiError, handleApi } from "./api.server";
 const started = Date.now();
 
 export function searchApi(request: Request, context: AppLoadContext) {
-  return handleApi(request, async ({ requestId, url }) => {
+  return handleApi(request, context, async ({ requestId, url }) => {
     const { search: service, searchConfig } = services();
     const params = parseQuery(apiSearchSchema(searchConfig), url);
     const answer = await service.search(
@@ -37,40 +37,40 @@ export function searchApi(request: Request, context: AppLoadContext) {
       requestId,
       { headers: { "Server-Timing": `engine;dur=${answer.engineMs.toFixed(1)}` } },
     );
-  }, { context });
+  });
 }
 
 export function suggestionsApi(request: Request, context: AppLoadContext) {
-  return handleApi(request, async ({ requestId, url }) => {
+  return handleApi(request, context, async ({ requestId, url }) => {
     const { q, limit } = parseQuery(ApiSuggestionsSchema, url);
     const suggestions = q.trim() ? (await services().search.suggest(q, limit, { requestId })).value : [];
     return apiData({ suggestions }, requestId);
-  }, { context });
+  });
 }
 
 export function productsApi(request: Request, context: AppLoadContext) {
-  return handleApi(request, async ({ requestId, url }) => {
+  return handleApi(request, context, async ({ requestId, url }) => {
     const { q, start, rows } = parseQuery(ApiProductsSchema, url);
     const answer = await services().search.search(
       { q, within: [], filters: [], sort: null, start, rows, facetFields: [], highlight: false },
       { requestId, signal: request.signal },
     );
     return apiData({ docs: answer.value.docs, numFound: answer.value.total, start, rows }, requestId);
-  }, { context });
+  });
 }
 
 export function productApi(request: Request, context: AppLoadContext, rawId: string | undefined) {
-  return handleApi(request, async ({ requestId }) => {
+  return handleApi(request, context, async ({ requestId }) => {
     const id = ProductIdSchema.safeParse(rawId ?? "");
     if (!id.success) throw badRequest(describeZodError(id.error));
     const answer = await services().search.getProduct(id.data, { requestId, signal: request.signal });
     if (!answer.value) throw notFound("Product not found");
     return apiData(answer.value, requestId);
-  }, { context });
+  });
 }
 
 export function facetsApi(request: Request, context: AppLoadContext) {
-  return handleApi(request, async ({ requestId, url }) => {
+  return handleApi(request, context, async ({ requestId, url }) => {
     const { search: service, searchConfig } = services();
     const { q, fields } = parseQuery(apiFacetsSchema(searchConfig), url);
     const answer = await service.search(
@@ -78,7 +78,7 @@ export function facetsApi(request: Request, context: AppLoadContext) {
       { requestId, signal: request.signal },
     );
     return apiData({ facets: answer.value.facets, numFound: answer.value.total }, requestId);
-  }, { context });
+  });
 }
 
 /**
@@ -87,8 +87,8 @@ export function facetsApi(request: Request, context: AppLoadContext) {
  * catalogue this replica serves and the replica's id. "degraded" while the platform failed its
  * last check, its circuit is open or its last answer was a configuration error.
  */
-export function healthApi(request: Request) {
-  return handleApi(request, async ({ requestId }) => {
+export function healthApi(request: Request, context: AppLoadContext) {
+  return handleApi(request, context, async ({ requestId }) => {
     const { search: service, catalogue: engine } = services();
     const state = probeState();
     const catalogue = !engine
@@ -123,8 +123,8 @@ export function healthApi(request: Request) {
  * search) cannot be opened, the shared store does not answer, or the server is starting or
  * stopping. Fusion does not count: the backup answers searches whatever it does.
  */
-export function readyApi(request: Request) {
-  return handleApi(request, async ({ requestId }) => {
+export function readyApi(request: Request, context: AppLoadContext) {
+  return handleApi(request, context, async ({ requestId }) => {
     const { search: service } = services();
     const state = probeState();
     const reasons = notReadyReasons(state);
@@ -156,7 +156,7 @@ function notReadyReason(detail: string): string {
 
 /** The public configuration: what a client needs to draw the search page. No secrets. */
 export function configApi(request: Request, context: AppLoadContext) {
-  return handleApi(request, async ({ requestId }) => {
+  return handleApi(request, context, async ({ requestId }) => {
     const { config, searchConfig: search, search: service } = services();
     const status = service.status();
     return apiData(
@@ -174,5 +174,5 @@ export function configApi(request: Request, context: AppLoadContext) {
       },
       requestId,
     );
-  }, { context });
+  });
 }

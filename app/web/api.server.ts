@@ -28,9 +28,6 @@ export function apiError(message: string, status: number, requestId: string, rep
   });
 }
 
-/** Who an endpoint answers: anyone (the probes), or the signed-in user of the request's load context. */
-export type ApiAccess = { public: true } | { context: AppLoadContext };
-
 /**
  * Runs an API handler and turns every failure into the `{"error": …}` wrapper: known errors keep their
  * status and message, anything else is logged and answered with a plain 500 (no stack, no
@@ -38,13 +35,14 @@ export type ApiAccess = { public: true } | { context: AppLoadContext };
  */
 export async function handleApi(
   request: Request,
+  loadContext: AppLoadContext,
   handler: (context: { requestId: string; url: URL }) => Promise<Response> | Response,
-  access: ApiAccess,
+  options: { public?: boolean } = {},
 ): Promise<Response> {
-  const requestId = requestIdOf(request);
+  const requestId = requestIdOf(request, loadContext);
   try {
     // With sign-in on, the API answers only a signed-in browser; the probes answer anyone.
-    if (!("public" in access)) await requireApiUser(request, access.context);
+    if (!options.public) await requireApiUser(request, loadContext);
     return await handler({ requestId, url: new URL(request.url) });
   } catch (error) {
     if (error instanceof Response) return error;

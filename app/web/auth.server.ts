@@ -33,13 +33,13 @@ const RETRY_AFTER_SECONDS = "30";
  * error envelope for the API): the person did nothing wrong, and nobody sees the generic error
  * page. The store's failure is logged once by the store (store-health), not per request.
  */
-async function guarded<T>(request: Request, work: Promise<T>, api = false): Promise<T> {
+async function guarded<T>(request: Request, context: AppLoadContext, work: Promise<T>, api = false): Promise<T> {
   try {
     return await work;
   } catch (error) {
     if (!(error instanceof SessionStoreUnavailable)) throw error;
-    const headers = { "Cache-Control": "no-store", "Retry-After": RETRY_AFTER_SECONDS, "X-Request-ID": requestIdOf(request) };
-    if (api) throw new Response(JSON.stringify({ error: { message: SIGN_IN_UNAVAILABLE, status: 503, requestId: requestIdOf(request) } }), { status: 503, headers: { ...headers, "Content-Type": "application/json; charset=utf-8" } });
+    const headers = { "Cache-Control": "no-store", "Retry-After": RETRY_AFTER_SECONDS, "X-Request-ID": requestIdOf(request, context) };
+    if (api) throw new Response(JSON.stringify({ error: { message: SIGN_IN_UNAVAILABLE, status: 503, requestId: requestIdOf(request, context) } }), { status: 503, headers: { ...headers, "Content-Type": "application/json; charset=utf-8" } });
     throw json({ message: SIGN_IN_UNAVAILABLE }, { status: 503, headers });
   }
 }
@@ -66,7 +66,7 @@ function loginHref(request: Request): string {
 export async function requireUser(request: Request, context: AppLoadContext): Promise<User | null> {
   const { auth } = services();
   if (!auth) return null;
-  const user = await guarded(request, identityOf(auth, request, context).user());
+  const user = await guarded(request, context, identityOf(auth, request, context).user());
   if (!user) throw redirect(loginHref(request));
   return user;
 }
@@ -75,11 +75,11 @@ export async function requireUser(request: Request, context: AppLoadContext): Pr
 export async function requireApiUser(request: Request, context: AppLoadContext): Promise<User | null> {
   const { auth } = services();
   if (!auth) return null;
-  const user = await guarded(request, identityOf(auth, request, context).user(), true);
+  const user = await guarded(request, context, identityOf(auth, request, context).user(), true);
   if (user) return user;
-  throw new Response(JSON.stringify({ error: { message: "Authentication required", status: 401, requestId: requestIdOf(request) } }), {
+  throw new Response(JSON.stringify({ error: { message: "Authentication required", status: 401, requestId: requestIdOf(request, context) } }), {
     status: 401,
-    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "X-Request-ID": requestIdOf(request) },
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "X-Request-ID": requestIdOf(request, context) },
   });
 }
 
@@ -87,7 +87,7 @@ export async function requireApiUser(request: Request, context: AppLoadContext):
 export async function loadSignInState(request: Request, context: AppLoadContext) {
   const { auth } = services();
   if (!auth) return { ssoEnabled: false, user: null, csrf: null };
-  const session = await guarded(request, identityOf(auth, request, context).session());
+  const session = await guarded(request, context, identityOf(auth, request, context).session());
   return {
     ssoEnabled: true,
     user: session ? { name: session.record.user.name, email: session.record.user.email } : null,
@@ -100,8 +100,8 @@ function csrfToken(auth: Auth, sessionId: string): string {
 }
 
 /** A form of this session (`csrf`), posted from this site; anything else is refused with 403. */
-async function checkCsrf(request: Request, identity: RequestIdentity, auth: Auth, form: FormData): Promise<string | null> {
-  const session = await guarded(request, identity.session());
+async function checkCsrf(request: Request, context: AppLoadContext, auth: Auth, form: FormData): Promise<string | null> {
+  const session = await guarded(request, context, identityOf(auth, request, context).session());
   if (!session) return null;
   const given = Buffer.from(String(form.get("csrf") ?? ""));
   const expected = Buffer.from(csrfToken(auth, session.id));
@@ -126,7 +126,7 @@ export async function loadLogin(request: Request, context: AppLoadContext) {
   const url = new URL(request.url);
   const returnTo = url.searchParams.get("returnTo");
   if (!auth) throw redirect(HOME_PATH);
-  if (await guarded(request, identityOf(auth, request, context).user())) throw redirect(returnPath(returnTo));
+  if (await guarded(request, context, identityOf(auth, request, context).user())) throw redirect(returnPath(returnTo));
   if (returnTo === null && url.searchParams.get("start") === null) {
     if (request.headers.get("Sec-Fetch-Site") === "cross-site") return json({ error: null, detail: null }, { headers: { "Cache-Control": "no-store" } });
     throw redirect(`${LOGIN_PATH}?start=1`, { headers: { "Cache-Control": "no-store" } });
@@ -138,7 +138,7 @@ export async function loadLogin(request: Request, context: AppLoadContext) {
     headers.set("Cache-Control", "no-store");
     return new Response(null, { status: 302, headers });
   } catch (error) {
-    log.error({ requestId: requestIdOf(request), reason: describe(error), ...refusalFields(error) }, "Sign-in could not start");
+    log.error({ requestId: requestIdOf(request, context), reason: describe(error), ...refusalFields(error) }, "Sign-in could not start");
     // Spec §8's text, and why when the provider is not answering.
     const detail = error instanceof IdpUnavailableError ? NOT_ANSWERING : null;
     return json({ error: LOGIN_FAILED, detail }, { status: 503, headers: { "Cache-Control": "no-store" } });
@@ -178,7 +178,7 @@ export async function loadCallback(request: Request, context: AppLoadContext) {
     // A session that could not be stored is the portal's failure, not the person's sign-in's.
     if (error instanceof SessionStoreUnavailable) return json({ message: SIGN_IN_UNAVAILABLE }, { status: 503, headers });
     const message = error instanceof AuthError ? error.message : "Authentication failed. Please try again.";
-    log.warn({ requestId: requestIdOf(request), reason: describe(error), ...refusalFields(error) }, "Sign-in failed");
+    log.warn({ requestId: requestIdOf(request, context), reason: describe(error), ...refusalFields(error) }, "Sign-in failed");
     // Not answering is no refusal: 503, the way a proxy or a monitor tells the two apart.
     return json({ message }, { status: error instanceof IdpUnavailableError ? 503 : 401, headers });
   }
@@ -196,9 +196,9 @@ export async function logout(request: Request, context: AppLoadContext) {
   if (!auth) throw redirect("/");
   const form = await readForm(request);
   try {
-    const identity = identityOf(auth, request, context);
-    await checkCsrf(request, identity, auth, form);
-    identity.forget();
+    await checkCsrf(request, context, auth, form);
+    // The request's sign-in is another from here on.
+    context.identity?.forget();
     const { idToken, refreshToken, setCookies } = await auth.end(request);
     const headers = new Headers({ "Cache-Control": "no-store" });
     for (const cookie of setCookies) headers.append("Set-Cookie", cookie);
@@ -206,13 +206,13 @@ export async function logout(request: Request, context: AppLoadContext) {
     const atProvider = await auth.oidc
       .endSessionUrl({ idToken, postLogoutRedirectUri: `${config.appUrl}${SIGNED_OUT_PATH}`, state: randomBytes(16).toString("base64url") })
       .catch((error: unknown) => {
-        log.warn({ requestId: requestIdOf(request), err: error }, "Logout at the identity provider skipped: its discovery could not be read");
+        log.warn({ requestId: requestIdOf(request, context), err: error }, "Logout at the identity provider skipped: its discovery could not be read");
         return null;
       });
     headers.set("Location", atProvider ?? SIGNED_OUT_PATH);
     return new Response(null, { status: 302, headers });
   } catch (error) {
-    throw logoutFailure(error, requestIdOf(request));
+    throw logoutFailure(error, requestIdOf(request, context));
   }
 }
 
@@ -237,7 +237,7 @@ export function logoutFailure(error: unknown, requestId: string): Response {
  * that a user signed out there; every portal session of that user (or of that provider session)
  * ends, on every replica that shares the store. Answers 200, or 400 for a token that is not one.
  */
-export async function backchannelLogout(request: Request) {
+export async function backchannelLogout(request: Request, context: AppLoadContext) {
   const { auth } = services();
   const headers = { "Cache-Control": "no-store", "Content-Type": "application/json; charset=utf-8" };
   const refuse = (description: string) => new Response(JSON.stringify({ error: "invalid_request", error_description: description }), { status: 400, headers });
@@ -254,10 +254,10 @@ export async function backchannelLogout(request: Request) {
     const verified = await auth.oidc.verifyLogout(token);
     const ended = await auth.endForProvider(verified);
     if (ended === null) {
-      log.warn({ requestId: requestIdOf(request), reason: "replayed" }, "Back-channel logout refused: the logout token was already used");
+      log.warn({ requestId: requestIdOf(request, context), reason: "replayed" }, "Back-channel logout refused: the logout token was already used");
       return refuse("The logout token was already used.");
     }
-    log.info({ requestId: requestIdOf(request), sessionsEnded: ended }, "Back-channel logout");
+    log.info({ requestId: requestIdOf(request, context), sessionsEnded: ended }, "Back-channel logout");
     return new Response(null, { status: 200, headers: { "Cache-Control": "no-store" } });
   } catch (error) {
     // Not stored is not done: a 5xx makes the provider send the logout again.
@@ -265,7 +265,7 @@ export async function backchannelLogout(request: Request) {
       return new Response(JSON.stringify({ error: "temporarily_unavailable", error_description: "The sessions cannot be changed now; send the logout again." }), { status: 503, headers: { ...headers, "Retry-After": RETRY_AFTER_SECONDS } });
     }
     const message = error instanceof AuthError ? error.message : "The logout token could not be verified.";
-    log.warn({ requestId: requestIdOf(request), reason: describe(error) }, "Back-channel logout refused");
+    log.warn({ requestId: requestIdOf(request, context), reason: describe(error) }, "Back-channel logout refused");
     return refuse(message);
   }
 }

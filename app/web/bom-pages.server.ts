@@ -90,7 +90,7 @@ export async function pageRequest(request: Request, loadContext: AppLoadContext,
   const item = itemNumberParam(rawItem);
   const url = new URL(request.url);
   const back = backParam(url);
-  return { item, url, back, searchBack: searchBackOf(back), context: pageContext(request) };
+  return { item, url, back, searchBack: searchBackOf(back), context: pageContext(request, loadContext) };
 }
 
 /** A page's context: every failure it logs names its request. */

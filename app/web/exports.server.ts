@@ -83,7 +83,7 @@ export async function loadSearchExport(request: Request, loadContext: AppLoadCon
   const failed = (message: string) => problemPage(message, 503, { backHref: dialogHref(), retryHref: `${url.pathname}${url.search}` });
   if (fields.length === 0) return back("no-fields");
 
-  const requestId = requestIdOf(request);
+  const requestId = requestIdOf(request, loadContext);
   const limit = settings.exportLimit;
   // The file comes from one source, the one the user saw or chose: never the backup in silence
   // while the page showed the platform's results (decision 022).
@@ -151,7 +151,7 @@ export async function loadBomExport(request: Request, loadContext: AppLoadContex
   if (!item || item.length > MAX_ITEM_KEY_LENGTH) return problemPage("Item number not provided", 400, { backHref: HOME_PATH });
   if (!(typeParam in TYPES)) return problemPage("Unknown BOM type", 400, { backHref: bomPath(item) });
   const type = typeParam as keyof typeof TYPES;
-  const requestId = requestIdOf(request);
+  const requestId = requestIdOf(request, loadContext);
   let cursor;
   try {
     cursor = await openCursor(bomBatches({ itemNumber: item }, TYPES[type], { requestId, signal: request.signal }, services().config.exportCap));
@@ -181,7 +181,7 @@ export async function loadWhereUsedExport(request: Request, loadContext: AppLoad
   const type = url.searchParams.get("type");
   if (!item || item.length > MAX_ITEM_KEY_LENGTH) return problemPage("Item number not provided", 400, { backHref: HOME_PATH });
   if (type !== "asset" && type !== "pm") return problemPage("Unknown Where Used type", 400, { backHref: whereUsedPath(item) });
-  const requestId = requestIdOf(request);
+  const requestId = requestIdOf(request, loadContext);
   const context = { requestId, signal: request.signal };
   let cursor;
   try {
@@ -205,7 +205,7 @@ export async function loadProductExport(request: Request, loadContext: AppLoadCo
   await requireUser(request, loadContext);
   const id = (rawId ?? "").trim();
   if (!id || id.length > MAX_ITEM_KEY_LENGTH) return problemPage("Product ID not provided", 400, { backHref: HOME_PATH });
-  const requestId = requestIdOf(request);
+  const requestId = requestIdOf(request, loadContext);
   const { search: service, searchConfig } = services();
   let product;
   try {

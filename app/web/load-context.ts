@@ -10,6 +10,8 @@ import type { SignalSession } from "./signals.server";
  */
 declare module "@remix-run/node" {
   interface AppLoadContext {
+    /** The request's id (its X-Request-ID when sane, else a new one), which its answer and the log line name. */
+    requestId?: string;
     /** The nonce that this answer's Content-Security-Policy names. */
     cspNonce?: string;
     /** The visitor's usage-signals session, from the signals cookie, read once (signals.server.ts). */

@@ -31,7 +31,7 @@ export async function loadPickList(request: Request, loadContext: AppLoadContext
   const order = pickListOrderOf(url.searchParams);
   // In walking order the engine is asked by stock locator, so a list past the cap holds the crib's first aisles, not the best matches.
   const sort = order === "walk" ? { field: LOCATOR_FIELD, direction: "asc" as const } : undefined;
-  const requestId = requestIdOf(request);
+  const requestId = requestIdOf(request, loadContext);
   const docs: Doc[] = [];
   let total = 0;
   let backup: string | null = null;

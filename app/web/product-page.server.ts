@@ -84,7 +84,7 @@ export async function loadProductPage(request: Request, loadContext: AppLoadCont
   const id = (rawId ?? "").trim();
   if (!id) throw json({ message: "Product ID not provided", back }, { status: 400 });
   if (!isItemKey(id)) throw json({ message: "Product not found", back }, { status: 404 });
-  const context = pageContext(request);
+  const context = pageContext(request, loadContext);
   const { search: service, searchConfig, config } = services();
   let product;
   let degraded: boolean;

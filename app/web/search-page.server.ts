@@ -252,7 +252,7 @@ export async function loadSearchPage(request: Request, loadContext: AppLoadConte
   const numbers = options.home ? null : numberListOf(parsed, url.searchParams);
   const state: SearchState = numbers ? { ...parsed, rows: 100 } : parsed;
   // One deadline for the page's calls to the platform: the number's look-up and the search.
-  const context = pageContext(request);
+  const context = pageContext(request, loadContext);
   const requestId = context.requestId;
   const jump = options.home ? null : await redirectFirst(request, url, parsed, config, context);
   if (jump) return jump;

@@ -6,7 +6,7 @@ import { RateLimits } from "~/lib/rate-limits.server";
 import { inTrace, traceOf, type Trace } from "~/lib/trace.server";
 import { prepareServices, services } from "~/registry.server";
 import { HOME_PATH } from "~/search/paths";
-import { requestIdOf } from "./http.server";
+import { requestIdFrom } from "./http.server";
 import { chargesOf, createEnvelope, crossSiteAllowance, overLimit, refusalResponse, type EnvelopeRequest, type LimitKind, type Verdict } from "./envelope.server";
 import { recordRequest, type RequestRecord } from "./operations.server";
 import { beginDrain, markPrepared, startProbes } from "./probes.server";
@@ -80,7 +80,7 @@ export function serverEnvelope() {
         const value = headers[name];
         return Array.isArray(value) ? value[0] : value;
       };
-      return { requestId: requestIdOf(new Request("http://portal.invalid/", { headers: { "x-request-id": one("x-request-id") ?? "" } })), trace: traceOf(one("traceparent")) };
+      return { requestId: requestIdFrom(one("x-request-id")), trace: traceOf(one("traceparent")) };
     },
     /** Runs the rest of a request's handling in its trace: calls it makes to Fusion and the identity provider carry it. */
     inTrace,

@@ -104,7 +104,7 @@ async function apiSearch(query: string) {
 /** /api/health once the platform's health check, which runs in the background, has answered. */
 async function health() {
   for (const started = Date.now(); ; ) {
-    const data = (await (await healthApi(new Request("http://localhost/api/health"))).json()).data;
+    const data = (await (await healthApi(new Request("http://localhost/api/health"), {})).json()).data;
     if (data.engines.primary?.health.ok !== null || Date.now() - started > 20_000) return data;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
