@@ -3,5 +3,5 @@ import { loadWhereUsedExport } from "~/web/exports.server";
 import { recordingSignals } from "~/web/signals.server";
 
 export function loader(args: LoaderFunctionArgs) {
-  return recordingSignals(args, loadWhereUsedExport(args.request, args.params.item));
+  return recordingSignals(args, loadWhereUsedExport(args.request, args.context, args.params.item));
 }

@@ -1,11 +1,13 @@
+import type { AppLoadContext } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
 import { SearchError } from "~/search/errors";
-import { handleApi } from "./api.server";
+import { apiData, handleApi } from "./api.server";
 import { expectConsoleError } from "../../tests/support/console-guard";
 
 const failing = (error: unknown) =>
   handleApi(
     new Request("http://localhost/api/search"),
+    {},
     () => {
       throw error;
     },
@@ -32,5 +34,21 @@ describe("the API's error envelope", () => {
     expectConsoleError('search unavailable: "The search platform is not answering"');
     const response = await failing(new SearchError("The search platform is not answering", "outage"));
     expect(((await response.json()) as { error: { status: number } }).error.status).toBe(503);
+  });
+});
+
+describe("the API's request id", () => {
+  const idOf = async (headers: Record<string, string>, context: AppLoadContext) => {
+    const response = await handleApi(new Request("http://localhost/api/health", { headers }), context, ({ requestId }) => apiData(null, requestId), { public: true });
+    return response.headers.get("X-Request-ID");
+  };
+
+  it("is the one the server gave the request, in its load context, whatever the request's header says", async () => {
+    expect(await idOf({ "X-Request-ID": "from-the-client" }, { requestId: "from-the-server" })).toBe("from-the-server");
+  });
+
+  it("is, for a request that did not come through the server, its own X-Request-ID when sane, else a new one", async () => {
+    expect(await idOf({ "X-Request-ID": "from-the-client" }, {})).toBe("from-the-client");
+    expect(await idOf({ "X-Request-ID": "not a sane id" }, {})).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

@@ -3,7 +3,7 @@
  * answers a streamed file, or a small page saying why there is none.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { redirect } from "@remix-run/node";
+import { redirect, type AppLoadContext } from "@remix-run/node";
 import { csvDocument } from "~/export/csv";
 import { backupFilename, customFilename, exportFilename, slug } from "~/export/filename";
 import { exportParams, exportSize, parseExportRequest } from "~/export/search-export.server";
@@ -63,8 +63,8 @@ const BOM_PAGE_PAUSE_MS = 100;
  * (no field chosen, nothing to export, over the limit, a failure before the first row) goes back
  * to the export dialog on the search page, which says so; that works with and without JavaScript.
  */
-export async function loadSearchExport(request: Request) {
-  await requireUser(request);
+export async function loadSearchExport(request: Request, loadContext: AppLoadContext) {
+  await requireUser(request, loadContext);
   const url = new URL(request.url);
   const { search: service, searchConfig: config, config: settings } = services();
   const exportRequest = parseExportRequest(url.searchParams, config);
@@ -83,7 +83,7 @@ export async function loadSearchExport(request: Request) {
   const failed = (message: string) => problemPage(message, 503, { backHref: dialogHref(), retryHref: `${url.pathname}${url.search}` });
   if (fields.length === 0) return back("no-fields");
 
-  const requestId = requestIdOf(request);
+  const requestId = requestIdOf(request, loadContext);
   const limit = settings.exportLimit;
   // The file comes from one source, the one the user saw or chose: never the backup in silence
   // while the page showed the platform's results (decision 022).
@@ -143,15 +143,15 @@ async function* pageBatch(service: SearchService, request: SearchRequest, contex
 const TYPES = { all: undefined, asset: "asset", pm: "pm" } as const;
 const ACTIONS = { all: "bom_export", asset: "asset_bom_export", pm: "pm_bom_export" } as const;
 /** Export BOM / Export Asset BOM / Export PM BOM: `bom-{item}-{date}.csv`. */
-export async function loadBomExport(request: Request, rawItem: string | undefined) {
-  await requireUser(request);
+export async function loadBomExport(request: Request, loadContext: AppLoadContext, rawItem: string | undefined) {
+  await requireUser(request, loadContext);
   const item = (rawItem ?? "").trim();
   const url = new URL(request.url);
   const typeParam = url.searchParams.get("type") ?? "all";
   if (!item || item.length > MAX_ITEM_KEY_LENGTH) return problemPage("Item number not provided", 400, { backHref: HOME_PATH });
   if (!(typeParam in TYPES)) return problemPage("Unknown BOM type", 400, { backHref: bomPath(item) });
   const type = typeParam as keyof typeof TYPES;
-  const requestId = requestIdOf(request);
+  const requestId = requestIdOf(request, loadContext);
   let cursor;
   try {
     cursor = await openCursor(bomBatches({ itemNumber: item }, TYPES[type], { requestId, signal: request.signal }, services().config.exportCap));
@@ -174,14 +174,14 @@ export async function loadBomExport(request: Request, rawItem: string | undefine
   return withSignals(file, [click]);
 }
 /** Where Used export per section: at most 1000 records, `where-used-{type}-all-{item}-{date}.csv`. */
-export async function loadWhereUsedExport(request: Request, rawItem: string | undefined) {
-  await requireUser(request);
+export async function loadWhereUsedExport(request: Request, loadContext: AppLoadContext, rawItem: string | undefined) {
+  await requireUser(request, loadContext);
   const item = (rawItem ?? "").trim();
   const url = new URL(request.url);
   const type = url.searchParams.get("type");
   if (!item || item.length > MAX_ITEM_KEY_LENGTH) return problemPage("Item number not provided", 400, { backHref: HOME_PATH });
   if (type !== "asset" && type !== "pm") return problemPage("Unknown Where Used type", 400, { backHref: whereUsedPath(item) });
-  const requestId = requestIdOf(request);
+  const requestId = requestIdOf(request, loadContext);
   const context = { requestId, signal: request.signal };
   let cursor;
   try {
@@ -201,11 +201,11 @@ export async function loadWhereUsedExport(request: Request, rawItem: string | un
   return withSignals(file, [click]);
 }
 /** The item detail page's Export: the item's fields in display order, one row. */
-export async function loadProductExport(request: Request, rawId: string | undefined) {
-  await requireUser(request);
+export async function loadProductExport(request: Request, loadContext: AppLoadContext, rawId: string | undefined) {
+  await requireUser(request, loadContext);
   const id = (rawId ?? "").trim();
   if (!id || id.length > MAX_ITEM_KEY_LENGTH) return problemPage("Product ID not provided", 400, { backHref: HOME_PATH });
-  const requestId = requestIdOf(request);
+  const requestId = requestIdOf(request, loadContext);
   const { search: service, searchConfig } = services();
   let product;
   try {
@@ -240,8 +240,8 @@ function itemValueOf(product: Doc): number {
  * "View Details ↗": redirects to the item's own http(s) URL, with the click as its signal. The target is
  * read from the catalogue, never from the request, so this is no open redirect.
  */
-export async function loadExternalLink(request: Request, rawId: string | undefined) {
-  await requireUser(request);
+export async function loadExternalLink(request: Request, loadContext: AppLoadContext, rawId: string | undefined) {
+  await requireUser(request, loadContext);
   const id = (rawId ?? "").trim();
   const product = id && id.length <= 200 ? (await services().search.getProduct(id)).value : null;
   const target = product ? externalUrlOf(product) : null;

@@ -1,3 +1,4 @@
+import type { AppLoadContext } from "@remix-run/node";
 import { PickList } from "~/components/pick-list";
 import { services } from "~/registry.server";
 import type { Doc } from "~/search/engine";
@@ -22,15 +23,15 @@ const BATCH = 100;
  * row up to PICK_LIST_CAP (docs/decisions/027). A document of its own without scripts, so it is
  * the same with JavaScript, without it and in lite mode, and the results page stays small.
  */
-export async function loadPickList(request: Request): Promise<Response> {
-  await requireUser(request);
+export async function loadPickList(request: Request, loadContext: AppLoadContext): Promise<Response> {
+  await requireUser(request, loadContext);
   const url = new URL(request.url);
   const { search: service, searchConfig: config } = services();
   const state = parseSearchParams(url.searchParams, config);
   const order = pickListOrderOf(url.searchParams);
   // In walking order the engine is asked by stock locator, so a list past the cap holds the crib's first aisles, not the best matches.
   const sort = order === "walk" ? { field: LOCATOR_FIELD, direction: "asc" as const } : undefined;
-  const requestId = requestIdOf(request);
+  const requestId = requestIdOf(request, loadContext);
   const docs: Doc[] = [];
   let total = 0;
   let backup: string | null = null;

@@ -1,4 +1,4 @@
-import { json } from "@remix-run/node";
+import { json, type AppLoadContext } from "@remix-run/node";
 import { pageContext } from "~/web/http.server";
 import { services } from "~/registry.server";
 import type { Doc, RequestContext } from "~/search/engine";
@@ -76,14 +76,14 @@ function withParam(params: URLSearchParams, name: string, value: string): URLSea
 }
 
 /** /product/{id or item number}: the item, its neighbours in the search it came from, its links; its view and result click. */
-export async function loadProductPage(request: Request, rawId: string | undefined) {
-  await requireUser(request);
+export async function loadProductPage(request: Request, loadContext: AppLoadContext, rawId: string | undefined) {
+  await requireUser(request, loadContext);
   const url = new URL(request.url);
   const back = backParam(url);
   const id = (rawId ?? "").trim();
   if (!id) throw json({ message: "Product ID not provided", back }, { status: 400 });
   if (!isItemKey(id)) throw json({ message: "Product not found", back }, { status: 404 });
-  const context = pageContext(request);
+  const context = pageContext(request, loadContext);
   const { search: service, searchConfig, config } = services();
   let product;
   let degraded: boolean;

@@ -1,4 +1,4 @@
-import { json, redirect, type TypedResponse } from "@remix-run/node";
+import { json, redirect, type TypedResponse, type AppLoadContext } from "@remix-run/node";
 import { buildExportDialog, exportScopeOf, isViewParam } from "~/export/export-dialog.server";
 import { pageContext } from "~/web/http.server";
 import { services } from "~/registry.server";
@@ -241,8 +241,8 @@ function failedSearchPage(error: unknown, url: URL, request: Request, requestId:
 }
 
 /** Loads a search results page from its URL, with its usage signals: the search route and the home page share it. */
-export async function loadSearchPage(request: Request, options: { home?: boolean } = {}) {
-  await requireUser(request);
+export async function loadSearchPage(request: Request, loadContext: AppLoadContext, options: { home?: boolean } = {}) {
+  await requireUser(request, loadContext);
   const url = new URL(request.url);
   const whereUsed = url.searchParams.get("where-used")?.trim();
   if (whereUsed) throw redirect(whereUsedPath(whereUsed));
@@ -252,7 +252,7 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
   const numbers = options.home ? null : numberListOf(parsed, url.searchParams);
   const state: SearchState = numbers ? { ...parsed, rows: 100 } : parsed;
   // One deadline for the page's calls to the platform: the number's look-up and the search.
-  const context = pageContext(request);
+  const context = pageContext(request, loadContext);
   const requestId = context.requestId;
   const jump = options.home ? null : await redirectFirst(request, url, parsed, config, context);
   if (jump) return jump;

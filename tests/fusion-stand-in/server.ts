@@ -19,7 +19,7 @@ import { answerApi, type ApiRequest, type Names } from "./handlers";
 import { createState, errorBody, readBody, record, send, type RecordedRequest, type StandInState } from "./state";
 
 export type { Fault, Habits } from "./faults";
-export { MAX_RECORDED_REQUESTS, type RecordedRequest } from "./state";
+export type { RecordedRequest } from "./state";
 
 export interface StandInOptions {
   /** 0 = a random free port. */

@@ -29,7 +29,7 @@ async function busyBom(): Promise<{ item: string; records: number }> {
 
 it("writes at most EXPORT_CAP records", async () => {
   const { item, records } = await busyBom();
-  const response = answerOf(await loadBomExport(new Request(`http://localhost/bom/${encodeURIComponent(item)}/export.csv?type=all`), item));
+  const response = answerOf(await loadBomExport(new Request(`http://localhost/bom/${encodeURIComponent(item)}/export.csv?type=all`), {}, item));
   expect(response.status).toBe(200);
   const rows = Papa.parse<string[]>((await response.text()).replace(/^\uFEFF/, ""), { skipEmptyLines: true }).data;
   expect(records).toBeGreaterThan(CAP);
@@ -65,7 +65,7 @@ async function usedItem(): Promise<{ item: string; uses: number }> {
 it("the Where Used export counts first (rows 0), then fetches exactly the total (details §7)", async () => {
   const { item, uses } = await usedItem();
   const bom = vi.spyOn(services().search, "bom");
-  const response = answerOf(await loadWhereUsedExport(new Request(`http://localhost/where-used/${encodeURIComponent(item)}/export.csv?type=asset`), item));
+  const response = answerOf(await loadWhereUsedExport(new Request(`http://localhost/where-used/${encodeURIComponent(item)}/export.csv?type=asset`), {}, item));
   expect(response.status).toBe(200);
   const rows = Papa.parse<string[]>((await response.text()).replace(/^\uFEFF/, ""), { skipEmptyLines: true }).data;
   expect(rows.length - 1).toBe(uses);
