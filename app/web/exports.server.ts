@@ -129,6 +129,8 @@ interface BomExportKind {
   filename: (item: string, type: string) => string;
   /** Details §7: a Where Used export asks for the total first, then at most WHERE_USED_EXPORT_MAX records; a BOM export reads up to EXPORT_CAP. */
   countsFirst: boolean;
+  /** An empty export may be a bookmark of decision 033's export of a BOM's lines, which have a file of their own now. */
+  headLinesBookmark: boolean;
 }
 
 const BOM_EXPORTS = {
@@ -143,6 +145,7 @@ const BOM_EXPORTS = {
     actions: { all: "bom_export", asset: "asset_bom_export", pm: "pm_bom_export" },
     filename: (item) => `bom-${slug(item)}`,
     countsFirst: false,
+    headLinesBookmark: true,
   },
   /** A Where Used section's export: `where-used-{type}-all-{item}-{date}.csv`. */
   "where-used": {
@@ -155,6 +158,7 @@ const BOM_EXPORTS = {
     actions: { asset: "where_used_asset_export", pm: "where_used_pm_export" },
     filename: (item, type) => `where-used-${type}-all-${slug(item)}`,
     countsFirst: true,
+    headLinesBookmark: false,
   },
 } satisfies Record<string, BomExportKind>;
 
@@ -185,8 +189,7 @@ export async function loadBomExport(request: Request, rawItem: string | undefine
     return problemPage(`Export failed: ${userMessageOf(error)}`, 503, { backHref: kind.pagePath(item), retryHref: url.pathname + url.search });
   }
   if (cursor.first.length === 0) {
-    // A bookmark of decision 033's export of a BOM's lines: they have a file of their own now.
-    const head = which === "bom" ? await bomHeadOf(item, context) : null;
+    const head = kind.headLinesBookmark ? await bomHeadOf(item, context) : null;
     if (head) return redirect(`${headLinesPath(head)}/export.csv`);
     return problemPage("No data available for export", 404, { backHref: kind.pagePath(item) });
   }
