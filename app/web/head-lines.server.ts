@@ -20,6 +20,7 @@ import {
   type HeadLine,
 } from "~/search/head-lines";
 import { bomPath, headLinesPath, withBack } from "~/search/paths";
+import { pageRequestOf } from "~/search/request";
 import type { Source } from "~/search/service";
 import { backupOf } from "./backup.server";
 import { pageBackOf, pageRequest, searchBackOf, type PageContext } from "./bom-pages.server";
@@ -39,8 +40,7 @@ async function partsOf(numbers: readonly string[], context: RequestContext, sour
   for (let i = 0; i < unique.length; i += ITEMS_PER_LOOKUP) {
     const chunk = unique.slice(i, i + ITEMS_PER_LOOKUP);
     const filters: Filter[] = chunk.map((value) => ({ field: ITEM_NUMBER_FIELD, value, type: "include" }));
-    const request = { q: "", within: [], filters, sort: null, start: 0, rows: chunk.length, facetFields: [], highlight: false };
-    found.push(...(await services().search.search(request, context, source)).value.docs);
+    found.push(...(await services().search.search(pageRequestOf({ q: "", within: [], filters, sort: null }, 0, chunk.length), context, source)).value.docs);
   }
   return found;
 }

@@ -8,6 +8,7 @@ import { belowMinimumOf, belowMinimumText, isInactive, itemNumberOf } from "~/se
 import { externalUrlOf, imageOf, specificationOf, titleOf } from "~/search/product-view";
 import { EMPTY_STATE, goToPage, parseSearchParams, searchHref } from "~/search/state";
 import { listQueryOf } from "~/search/query/number-jump";
+import { pageRequestOf } from "~/search/request";
 import { requireUser } from "./auth.server";
 import { backParam } from "./bom-pages.server";
 import { backupOf } from "./backup.server";
@@ -39,11 +40,7 @@ async function neighboursOf(
   const { search: service, searchConfig: config } = services();
   const state = parseSearchParams(new URL(back, "http://x").searchParams, config);
   const start = Math.max(0, position - 1);
-  const answer = await service.search(
-    { q: state.q, within: state.within, filters: state.filters, sort: state.sort, start, rows: 3, facetFields: [], highlight: false },
-    context,
-    source,
-  );
+  const answer = await service.search(pageRequestOf(state, start, 3), context, source);
   const docs = answer.value.docs;
   const at = docs.findIndex((d) => d.id === product.id);
   if (at < 0 || start + at !== position) return none;

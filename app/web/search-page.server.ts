@@ -10,7 +10,8 @@ import { jumpKeyOf, jumpTarget, LIST_PARAM, listHref, numberListOf } from "~/sea
 import { pickListHref } from "~/search/pick-list-view";
 import type { SearchConfig } from "~/search/search-config";
 import { totalPages } from "~/search/pager";
-import { buildSearchView, facetTermsOf, searchRequestOf, widerSearchOf } from "~/search/search-view";
+import { countRequestOf, pageRequestOf, resultsRequestOf } from "~/search/request";
+import { buildSearchView, widerSearchOf } from "~/search/search-view";
 import type { Answer } from "~/search/service";
 import { EMPTY_STATE, goToPage, normalizeQuery, parseSearchParams, searchHref, serializeSearchState, withQuery, type SearchState } from "~/search/state";
 import { requireUser } from "./auth.server";
@@ -58,6 +59,15 @@ function exportMenuOf(state: SearchState, config: SearchConfig, shown: number, t
   return { allHref: href("all"), pageHref: href("page"), shown, total };
 }
 
+
+/** Facet search terms typed without JavaScript: `facet-<key>=term`. */
+function facetTermsOf(params: URLSearchParams): Record<string, string> {
+  const terms: Record<string, string> = {};
+  for (const [name, value] of params) {
+    if (name.startsWith("facet-") && value.trim()) terms[name.slice("facet-".length)] = value.trim().slice(0, 100);
+  }
+  return terms;
+}
 
 /** The usage signals of a search (and of the facet click that led to it); with Fusion's query id when Fusion answered. */
 function searchSignals(request: Request, state: SearchState, answer: Answer<SearchResponse>, queryId: string | undefined): SignalInput[] {
@@ -128,7 +138,7 @@ async function widerSearch(request: Request, state: SearchState, config: SearchC
   if (state.filters.length === 0) return null;
   const count = (of: SearchState) =>
     services()
-      .search.search({ ...searchRequestOf(of, config), start: 0, rows: 0, facetFields: [], highlight: false }, { requestId, signal: request.signal })
+      .search.search(countRequestOf(of), { requestId, signal: request.signal })
       .then((answer) => answer.value, () => null);
   const unfiltered = await count({ ...state, filters: [] });
   if (!unfiltered) return null;
@@ -190,7 +200,7 @@ async function exportDialogOf(url: URL, state: SearchState, answer: Answer<Searc
   const previewDocs =
     scope === "page" || state.page === 1
       ? answer.value.docs
-      : (await service.search({ ...searchRequestOf(state, config), start: 0, rows: 3, facetFields: [], highlight: false }, { requestId })).value.docs;
+      : (await service.search(pageRequestOf(state, 0, 3), { requestId })).value.docs;
   const backupText = exportBackupText();
   return buildExportDialog({
     params: url.searchParams,
@@ -259,7 +269,7 @@ export async function loadSearchPage(request: Request, loadContext: AppLoadConte
   const started = performance.now();
   try {
     const listed = numbers ? await lookUpNumbers(numbers, context) : null;
-    const answer = listed?.answer ?? (await service.search(searchRequestOf(state, config), context));
+    const answer = listed?.answer ?? (await service.search(resultsRequestOf(state, config), context));
     const { total } = answer.value;
     const pages = totalPages(total, state.rows);
     // A page past the end shows the last page rather than an empty page with a wrong count.

@@ -75,7 +75,7 @@ describe("export failures", () => {
   it("a BOM export when the platform and the backup both fail: the status's standard name, never Solr's text", async () => {
     installBroken("bom", true);
     server.use(http.get(`${BASE}/api/apps/parts/query/:profile`, () => HttpResponse.json({ error: { msg: SOLR_TEXT } }, { status: 503 })));
-    const page = await problem(answerOf(await loadBomExport(new Request("http://localhost/bom/ITEM-1/export.csv"), {}, "ITEM-1")));
+    const page = await problem(answerOf(await loadBomExport(new Request("http://localhost/bom/ITEM-1/export.csv"), {}, "ITEM-1", "bom")));
     expect(page.status).toBe(503);
     expect(page.title).toBe("Export failed: HTTP 503: Service Unavailable – Crib Search");
     expect(page.html).toContain('href="/bom/ITEM-1/export.csv"');
