@@ -91,12 +91,20 @@ function lcpDiagnosis(lhr: Lhr): LcpDiagnosis {
 
 const LHR_DIR = path.resolve("bench/out/web-lhr");
 
-async function audit(port: number, url: string, lite: boolean, keepAs: string): Promise<Run & { lcpOf: LcpDiagnosis }> {
+/** One Lighthouse run; a run whose trace lost its navigation start (`NO_NAVSTART`, now and then on a loaded machine) is run again once. */
+async function lighthouseRun(port: number, url: string, lite: boolean, again = true): Promise<NonNullable<Awaited<ReturnType<typeof lighthouse>>>> {
   await setCookies(port, url, lite);
   const result = await lighthouse(url, { port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility"] });
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+  const error = result.lhr.runtimeError;
+  if (error?.code === "NO_NAVSTART" && again) return lighthouseRun(port, url, lite, false);
+  if (error) throw new Error(`${url}: ${error.code} ${error.message}`);
+  return result;
+}
+
+async function audit(port: number, url: string, lite: boolean, keepAs: string): Promise<Run & { lcpOf: LcpDiagnosis }> {
+  const result = await lighthouseRun(port, url, lite);
   const { lhr } = result;
-  if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   if (process.env.WEB_LHR) fs.writeFileSync(path.join(LHR_DIR, `${keepAs}.json`), result.report as string);
   const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
   const requests = ((lhr.audits["network-requests"]?.details as { items?: NetworkRequest[] } | undefined)?.items ?? []) as NetworkRequest[];
