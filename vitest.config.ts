@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     include: ["app/**/*.test.ts", "app/**/*.test.tsx", "tests/integration/**/*.test.ts", "tests/fusion-stand-in/**/*.test.ts", "scripts/**/*.test.ts", "bench/**/*.test.ts", "tests/lint/**/*.test.ts"],
     environment: "node",
+    setupFiles: ["tests/support/console-guard.ts"],
     pool: "forks",
   },
 });

@@ -10,6 +10,7 @@ export default defineConfig({
   test: {
     include: ["tests/firefox/**/*.test.ts"],
     environment: "node",
+    setupFiles: ["tests/support/console-guard.ts"],
     testTimeout: 60_000,
     hookTimeout: 180_000,
   },

@@ -11,6 +11,7 @@ export default defineConfig({
   test: {
     include: ["tests/glewlwyd/**/*.test.ts"],
     environment: "node",
+    setupFiles: ["tests/support/console-guard.ts"],
     testTimeout: 60_000,
     hookTimeout: 180_000,
   },

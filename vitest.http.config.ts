@@ -10,6 +10,7 @@ export default defineConfig({
   test: {
     include: ["tests/http/**/*.test.ts"],
     environment: "node",
+    setupFiles: ["tests/support/console-guard.ts"],
     globalSetup: ["tests/http/global-setup.ts"],
     // One server for every file; no test changes what another reads, so they may run side by side. A busy machine
     // may be slow to answer, which is no failure: the tests assert what comes back, not when.

@@ -13,6 +13,7 @@ export default defineConfig({
     // One file at a time: each starts its own PostgreSQL, and the replicas suite wants the cores.
     fileParallelism: false,
     environment: "node",
+    setupFiles: ["tests/support/console-guard.ts"],
     // A busy machine may be slow to answer, which is no failure: the tests assert what comes back.
     testTimeout: 60_000,
     hookTimeout: 180_000,

@@ -53,7 +53,7 @@ export default function handleRequest(
   );
 }
 
-export function handleError(error: unknown, { request }: { request: Request }) {
+export function handleError(error: unknown, { request, context }: { request: Request; context: AppLoadContext }) {
   if (request.signal.aborted) return;
-  log.error({ err: error, requestId: request.headers.get("x-request-id") ?? undefined, path: new URL(request.url).pathname }, "request failed");
+  log.error({ err: error, requestId: context.requestId ?? request.headers.get("x-request-id") ?? undefined, path: new URL(request.url).pathname }, "request failed");
 }

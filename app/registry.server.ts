@@ -24,7 +24,8 @@ import { createPool, migrate } from "./lib/postgres.server";
 import { RATE_LIMIT_MIGRATIONS } from "./lib/rate-limits.server";
 import { searchConfigWith, type SearchConfig } from "./search/search-config";
 import { SearchService } from "./search/service";
-import { PgSharedSignals, SIGNALS_MIGRATIONS } from "./signals/shared-pg.server";
+import { PgSharedSignals } from "./signals/shared-pg.server";
+import { SIGNALS_MIGRATIONS } from "./signals/shared-pg-tables.server";
 import { Signals } from "./signals/signals.server";
 
 export interface Services {

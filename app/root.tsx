@@ -37,10 +37,10 @@ export const meta: MetaFunction = () => [{ title: "Crib Search" }];
  * `?lite=1` / `?lite=0` on any page answers with the cookie and the same address without it; the
  * root's redirect wins over whatever the page's own loader answers.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const liteSwitch = await liteParamRedirect(request);
   if (liteSwitch) throw liteSwitch;
-  const [signIn, preferences] = await Promise.all([loadSignInState(request), readPreferences(request)]);
+  const [signIn, preferences] = await Promise.all([loadSignInState(request, context), readPreferences(request)]);
   return { ...signIn, preferences, support: supportHref(), company: companyLinks(), typeahead: typeaheadEnabled(), signals: signalsEnabled() };
 }
 

@@ -25,7 +25,7 @@ import type Database from "better-sqlite3";
 import pg from "pg";
 import { createPool, migrate } from "../app/lib/postgres.server";
 import { addDays, dayOf } from "../app/signals/rollup.server";
-import { PgSharedSignals, SIGNALS_MIGRATIONS } from "../app/signals/shared-pg.server";
+import { PgSignalTables, SIGNALS_MIGRATIONS } from "../app/signals/shared-pg-tables.server";
 import { SqliteSignalStore } from "../app/signals/store.server";
 import { startPostgres } from "../tests/scale/rig";
 import { median, table } from "./lib";
@@ -206,7 +206,7 @@ if (process.env.ANALYTICS_BENCH_PG !== "0") {
     await filler.end();
     await migrate(pool, SIGNALS_MIGRATIONS);
     console.log(`\nPostgreSQL: the same daily rows written in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-    const shared = new PgSharedSignals(pool);
+    const shared = new PgSignalTables(pool);
     const pgResults: (string | number)[][] = [["PostgreSQL report", "7 days ms", "30 days ms", "90 days ms", "90 ÷ 7"]];
     const pgReport = async (span: number, to: string): Promise<string> => {
       const started = performance.now();

@@ -7,14 +7,14 @@
  */
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { searchRequestOf } from "~/search/search-view";
+import { resultsRequestOf } from "~/search/request";
 import { services } from "~/registry.server";
 import { parseSearchParams } from "~/search/state";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { search: service, searchConfig } = services();
   const state = parseSearchParams(new URL(request.url).searchParams, searchConfig);
-  const answer = await service.search(searchRequestOf(state, searchConfig), { signal: request.signal });
+  const answer = await service.search(resultsRequestOf(state, searchConfig), { signal: request.signal });
   return json({ total: answer.value.total, engine: answer.engine });
 }
 

@@ -87,8 +87,8 @@ app.set("trust proxy", envelope.trustProxy);
 app.use((req, res, next) => {
   const started = process.hrtime.bigint();
   const { requestId, trace } = envelope.begin(req.headers);
-  // The request's id, taken or made, is the one the app, its answer and the log all name.
-  req.headers["x-request-id"] = requestId;
+  // The request's id, taken or made, is the one the app (its load context), its answer and the log all name.
+  res.locals.requestId = requestId;
   res.setHeader("X-Request-ID", requestId);
   const client = req.ip ?? req.socket.remoteAddress ?? "";
   let verdict = null;
@@ -118,10 +118,10 @@ app.use((req, res, next) => {
     if (verdict.preflight) return void res.status(204).end();
     if (!verdict.refusal) {
       res.locals.cspNonce = verdict.cspNonce;
-      // The request's own token, and the visitor's usage-signals session (a cookie made on the first page).
+      // The request's sign-in, and the visitor's usage-signals session (a cookie made on the first page).
       if (!/^\/(build\/|favicon\.|embed\/widgets\.js$)/.test(req.path)) {
         const admitted = envelope.admit(req.headers, request.client);
-        Object.assign(req.headers, admitted.requestHeaders);
+        res.locals.identity = admitted.identity;
         res.locals.signals = admitted.signals;
         if (admitted.setCookie) res.append("Set-Cookie", admitted.setCookie);
       }
@@ -138,7 +138,12 @@ app.use(compression());
 app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
 app.use(express.static("public", { maxAge: "1h" }));
 // What was established above reaches loaders, actions and the render in the load context (app/web/load-context.ts).
-const getLoadContext = (_req, res) => ({ cspNonce: res.locals.cspNonce, signals: res.locals.signals });
+const getLoadContext = (_req, res) => ({
+  requestId: res.locals.requestId,
+  cspNonce: res.locals.cspNonce,
+  signals: res.locals.signals,
+  identity: res.locals.identity,
+});
 app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV, getLoadContext }));
 
 envelope.prepare();

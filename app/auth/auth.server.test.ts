@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { Auth } from "./auth.server";
 import { IdpUnavailableError, TokenRefusedError, type OidcClient } from "./oidc.server";
 import { SqliteSessionStore, type SessionTokens } from "./session-store.server";
@@ -122,6 +122,32 @@ describe("server-side sessions", () => {
     expect(await auth.user(withCookies(cookies))).toBeNull();
     expect(refreshed).toHaveLength(1);
     expect(await auth.user(withCookies(cookies))).toBeNull();
+  });
+});
+
+describe("a request's identity (the load context's, docs/decisions/046)", () => {
+  it("looks the session up once however many of the request's loaders ask, and again once forgotten", async () => {
+    const { auth, clock, store } = setup();
+    const cookies = await auth.begin(user, tokens(clock.now() + 3_600_000), new Request("http://portal.test/"));
+    const identity = auth.identityOf(withCookies(cookies).headers.get("Cookie"));
+    const reads = vi.spyOn(store, "get");
+    const [session, again, person] = await Promise.all([identity.session(), identity.session(), identity.user()]);
+    expect(again).toBe(session);
+    expect(person?.name).toBe("Pat Doe");
+    expect(reads).toHaveBeenCalledTimes(1);
+    identity.forget();
+    expect((await identity.user())?.name).toBe("Pat Doe");
+    expect(reads).toHaveBeenCalledTimes(2);
+  });
+
+  it("asks nothing of the store until asked, and is nobody without the session cookie", async () => {
+    const { auth, store } = setup();
+    const reads = vi.spyOn(store, "get");
+    const identity = auth.identityOf("theme=dark");
+    expect(reads).not.toHaveBeenCalled();
+    expect(await identity.user()).toBeNull();
+    expect(await auth.identityOf(null).session()).toBeNull();
+    expect(reads).not.toHaveBeenCalled();
   });
 });
 

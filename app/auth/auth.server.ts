@@ -26,11 +26,29 @@ export interface AuthOptions {
 }
 
 /**
- * A request's own token, set by the HTTP server (whatever a client sends under this name is
- * removed first): the loaders of one page (the layout's, the page's, a signal's) then share one
- * look-up of the session, which with a shared store is a round trip each.
+ * One request's sign-in, looked up at most once however many of its loaders ask (the layout's, the
+ * page's, a signal's): with a shared store a look-up is a round trip. scripts/server.mjs makes one
+ * per request and hands it to the app in the load context (docs/decisions/046).
  */
-export const REQUEST_TOKEN_HEADER = "x-crib-request";
+export class RequestIdentity {
+  private looked: Promise<Session | null> | undefined;
+
+  constructor(private readonly lookUp: () => Promise<Session | null>) {}
+
+  /** The request's session, renewed when its tokens are about to expire; null when there is none. */
+  session(): Promise<Session | null> {
+    return (this.looked ??= this.lookUp());
+  }
+
+  async user(): Promise<User | null> {
+    return (await this.session())?.record.user ?? null;
+  }
+
+  /** The session was begun or ended by this request: a later ask looks it up again. */
+  forget(): void {
+    this.looked = undefined;
+  }
+}
 
 const ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 const IDLE_MS = 60 * 60 * 1000;
@@ -65,7 +83,6 @@ export class Auth {
   private readonly now: () => number;
   /** Renewals under way in this process, by session id: its other requests wait for the same one. */
   private readonly renewals = new Map<string, Promise<SessionRecord | null>>();
-  private readonly perRequest = new Map<string, { at: number; session: Promise<Session | null> }>();
 
   constructor(
     readonly oidc: OidcClient,
@@ -85,27 +102,18 @@ export class Auth {
     return Math.min(record.createdAt + this.absoluteMs, record.lastSeenAt + this.idleMs);
   }
 
-  /** The request's session, renewed when its tokens are about to expire; null when there is none. */
+  /** The request's session, renewed when its tokens are about to expire; null when there is none. Each call looks it up. */
   session(request: Request): Promise<Session | null> {
-    const token = request.headers.get(REQUEST_TOKEN_HEADER);
-    if (!token) return this.lookUp(request);
-    const known = this.perRequest.get(token);
-    if (known) return known.session;
-    const now = Date.now();
-    // A request's token is needed while it runs: the rest go after a minute.
-    if (this.perRequest.size >= 1000) for (const [key, entry] of this.perRequest) if (now - entry.at > 60_000) this.perRequest.delete(key);
-    const session = this.lookUp(request);
-    this.perRequest.set(token, { at: now, session });
-    return session;
+    return this.lookUp(request.headers.get("Cookie"));
   }
 
-  private forget(request: Request): void {
-    const token = request.headers.get(REQUEST_TOKEN_HEADER);
-    if (token) this.perRequest.delete(token);
+  /** The sign-in of a request with this Cookie header, looked up once, when first asked. */
+  identityOf(cookieHeader: string | null): RequestIdentity {
+    return new RequestIdentity(() => this.lookUp(cookieHeader));
   }
 
-  private async lookUp(request: Request): Promise<Session | null> {
-    const id: unknown = await this.sessionCookie.parse(request.headers.get("Cookie"));
+  private async lookUp(cookieHeader: string | null): Promise<Session | null> {
+    const id: unknown = await this.sessionCookie.parse(cookieHeader);
     if (typeof id !== "string" || id.length < 20) return null;
     const record = await this.store.get(id);
     if (!record || record.ended) return null;
@@ -223,7 +231,6 @@ export class Auth {
 
   /** Starts a session for a finished sign-in: a new id, whatever the browser had before. */
   async begin(user: User, tokens: SessionRecord["tokens"], previous: Request, providerSid?: string): Promise<string[]> {
-    this.forget(previous);
     const old = await this.sessionCookie.parse(previous.headers.get("Cookie"));
     if (typeof old === "string") await this.store.delete(old);
     const id = randomBytes(32).toString("base64url");
@@ -264,7 +271,6 @@ export class Auth {
    * refresh token to revoke (of a live one).
    */
   async end(request: Request): Promise<{ idToken: string | null; refreshToken: string | null; setCookies: string[] }> {
-    this.forget(request);
     const id = await this.sessionCookie.parse(request.headers.get("Cookie"));
     let record: SessionRecord | null = null;
     if (typeof id === "string") {

@@ -57,9 +57,20 @@ export function migrate(pool: pg.Pool, migrations: readonly Migration[]): Promis
   });
 }
 
-/** Runs `work` in a transaction on one client of the pool. */
+/**
+ * Runs `work` in a transaction on one client of the pool. A client out of the pool has no listener
+ * for its connection's errors (the pool listens to its idle clients only), and an `error` event
+ * with none stops the process: the database going away mid-transaction would take the replica
+ * down. The error is kept instead, the work's own query fails with it, and the broken client is
+ * released to be closed rather than reused.
+ */
 export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  let broken: Error | undefined;
+  const keep = (error: Error) => {
+    broken = error;
+  };
+  client.on("error", keep);
   try {
     await client.query("BEGIN");
     const result = await work(client);
@@ -69,7 +80,8 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;
   } finally {
-    client.release();
+    client.off("error", keep);
+    client.release(broken);
   }
 }
 

@@ -3,8 +3,8 @@ import { NotFoundScreen } from "~/components/error-screen";
 import { requireUser } from "~/web/sign-in.server";
 
 /** Every path but the sign-in routes needs a session, /profile, /settings and /admin included. */
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireUser(request, context);
   throw json(null, { status: 404 });
 }
 

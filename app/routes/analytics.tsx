@@ -3,8 +3,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { AnalyticsTable, AnalyticsTotals, SearchesPerDay } from "~/components/analytics-parts";
 import { loadAnalytics } from "~/web/analytics.server";
 
-export function loader({ request }: LoaderFunctionArgs) {
-  return loadAnalytics(request);
+export function loader({ request, context }: LoaderFunctionArgs) {
+  return loadAnalytics(request, context);
 }
 
 export const meta: MetaFunction = () => [{ title: "Search analytics – Crib Search" }];

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { productApi } from "~/web/api-endpoints.server";
 
-export function loader({ request, params }: LoaderFunctionArgs) {
-  return productApi(request, params.id);
+export function loader({ request, context, params }: LoaderFunctionArgs) {
+  return productApi(request, context, params.id);
 }

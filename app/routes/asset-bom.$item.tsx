@@ -4,8 +4,8 @@ import { BomPage } from "~/components/bom-pages";
 import { RouteErrorPanel } from "~/components/route-error-panel";
 import { loadSingleBom } from "~/web/bom-pages.server";
 
-export function loader({ request, params }: LoaderFunctionArgs) {
-  return loadSingleBom(request, params.item, "asset");
+export function loader({ request, context, params }: LoaderFunctionArgs) {
+  return loadSingleBom(request, context, params.item, "asset");
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Asset BOM ${data?.item ?? ""} – Crib Search` }];

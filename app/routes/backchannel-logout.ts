@@ -6,6 +6,6 @@ export function loader() {
   return new Response(null, { status: 405, headers: { Allow: "POST", "Cache-Control": "no-store" } });
 }
 
-export function action({ request }: ActionFunctionArgs) {
-  return backchannelLogout(request);
+export function action({ request, context }: ActionFunctionArgs) {
+  return backchannelLogout(request, context);
 }

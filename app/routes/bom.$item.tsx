@@ -4,8 +4,8 @@ import { BomPage } from "~/components/bom-pages";
 import { RouteErrorPanel } from "~/components/route-error-panel";
 import { loadCombinedBom } from "~/web/bom-pages.server";
 
-export function loader({ request, params }: LoaderFunctionArgs) {
-  return loadCombinedBom(request, params.item);
+export function loader({ request, context, params }: LoaderFunctionArgs) {
+  return loadCombinedBom(request, context, params.item);
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `BOM ${data?.item ?? ""} – Crib Search` }];

@@ -4,8 +4,8 @@ import { HeadLinesPage } from "~/components/head-lines-page";
 import { RouteErrorPanel } from "~/components/route-error-panel";
 import { loadHeadLines } from "~/web/head-lines.server";
 
-export function loader({ request, params }: LoaderFunctionArgs) {
-  return loadHeadLines(request, params.head);
+export function loader({ request, context, params }: LoaderFunctionArgs) {
+  return loadHeadLines(request, context, params.head);
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `BOM Lines ${data?.head.number ?? ""} – Crib Search` }];

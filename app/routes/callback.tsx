@@ -3,8 +3,8 @@ import { useLoaderData } from "@remix-run/react";
 import { AuthFailedScreen } from "~/components/sign-in-screens";
 import { loadCallback } from "~/web/sign-in.server";
 
-export function loader({ request }: LoaderFunctionArgs) {
-  return loadCallback(request);
+export function loader({ request, context }: LoaderFunctionArgs) {
+  return loadCallback(request, context);
 }
 
 export const meta: MetaFunction = () => [{ title: "Authentication Failed – Crib Search" }];

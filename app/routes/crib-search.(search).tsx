@@ -12,7 +12,7 @@ import { recordingSignals } from "~/web/page-signals.server";
  * two, and going from one to the other keeps the page mounted.
  */
 export function loader(args: LoaderFunctionArgs) {
-  return recordingSignals(args, loadSearchPage(args.request, { home: isHome(new URL(args.request.url).pathname) }));
+  return recordingSignals(args, loadSearchPage(args.request, args.context, { home: isHome(new URL(args.request.url).pathname) }));
 }
 
 function isHome(pathname: string): boolean {

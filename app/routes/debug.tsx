@@ -2,8 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { loadDebug } from "~/web/debug.server";
 
-export function loader({ request }: LoaderFunctionArgs) {
-  return loadDebug(request);
+export function loader({ request, context }: LoaderFunctionArgs) {
+  return loadDebug(request, context);
 }
 
 export const meta: MetaFunction = () => [{ title: "Diagnostics – Crib Search" }, { name: "robots", content: "noindex" }];

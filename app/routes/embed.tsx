@@ -4,8 +4,8 @@ import { createElement, useEffect } from "react";
 import type { RootContext } from "~/root";
 import { loadEmbed } from "~/web/embed.server";
 
-export function loader({ request }: LoaderFunctionArgs) {
-  return loadEmbed(request);
+export function loader({ request, context }: LoaderFunctionArgs) {
+  return loadEmbed(request, context);
 }
 
 export const meta: MetaFunction = () => [{ title: "Embeddable widgets – Crib Search" }];

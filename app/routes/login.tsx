@@ -4,8 +4,8 @@ import type { loader as rootLoader } from "~/root";
 import { LoginScreen } from "~/components/sign-in-screens";
 import { loadLogin } from "~/web/sign-in.server";
 
-export function loader({ request }: LoaderFunctionArgs) {
-  return loadLogin(request);
+export function loader({ request, context }: LoaderFunctionArgs) {
+  return loadLogin(request, context);
 }
 
 export const meta: MetaFunction = () => [{ title: "Sign in – Crib Search" }];

@@ -7,8 +7,8 @@ export function loader() {
   throw json({ message: "Use the Logout button to sign out." }, { status: 405, headers: { Allow: "POST" } });
 }
 
-export function action({ request }: ActionFunctionArgs) {
-  return logout(request);
+export function action({ request, context }: ActionFunctionArgs) {
+  return logout(request, context);
 }
 
 export default function LogoutRoute() {

@@ -4,8 +4,8 @@ import { BomPage } from "~/components/bom-pages";
 import { RouteErrorPanel } from "~/components/route-error-panel";
 import { loadSingleBom } from "~/web/bom-pages.server";
 
-export function loader({ request, params }: LoaderFunctionArgs) {
-  return loadSingleBom(request, params.item, "pm");
+export function loader({ request, context, params }: LoaderFunctionArgs) {
+  return loadSingleBom(request, context, params.item, "pm");
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `PM BOM ${data?.item ?? ""} – Crib Search` }];

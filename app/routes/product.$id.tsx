@@ -14,7 +14,7 @@ import { downloadThenRefocus } from "~/export/save-link.client";
 import { recordingSignals } from "~/web/page-signals.server";
 
 export function loader(args: LoaderFunctionArgs) {
-  return recordingSignals(args, loadProductPage(args.request, args.params.id));
+  return recordingSignals(args, loadProductPage(args.request, args.context, args.params.id));
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

@@ -10,7 +10,7 @@ import { loadWhereUsed } from "~/web/bom-pages.server";
 import { recordingSignals } from "~/web/page-signals.server";
 
 export function loader(args: LoaderFunctionArgs) {
-  return recordingSignals(args, loadWhereUsed(args.request, args.params.item));
+  return recordingSignals(args, loadWhereUsed(args.request, args.context, args.params.item));
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

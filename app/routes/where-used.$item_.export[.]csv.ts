@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { loadWhereUsedExport } from "~/web/exports.server";
+import { loadBomExport } from "~/web/exports.server";
 import { recordingSignals } from "~/web/page-signals.server";
 
 export function loader(args: LoaderFunctionArgs) {
-  return recordingSignals(args, loadWhereUsedExport(args.request, args.params.item));
+  return recordingSignals(args, loadBomExport(args.request, args.context, args.params.item, "where-used"));
 }

@@ -9,7 +9,7 @@
 import { pagerView, totalPages, type PagerView } from "./pager";
 import { catalogField, SORT_MENU_FIELDS, type CatalogKey } from "./catalog-fields";
 import { MAX_FILTERS } from "~/lib/limits";
-import { HL_POST, HL_PRE, type Doc, type FacetResult, type FilterType, type SearchRequest, type SearchResponse } from "./engine";
+import { HL_POST, HL_PRE, type Doc, type FacetResult, type FilterType, type SearchResponse } from "./engine";
 import { belowMinimumOf, belowMinimumText, formatValue, isInactive, itemDescription, itemNumberOf, snippet } from "./field-format";
 import { fieldKey, fieldLabel, fieldNameIn, isEmptyValue } from "./fields";
 import { boundFacetValues, rowBackOf } from "./page-budget";
@@ -24,7 +24,7 @@ import {
   removeFilter,
   removeWithin,
   searchHref,
-  serializeSearchState,
+  searchParamPairs,
   toggleColumnSort,
   MAX_FILTER_VALUE_LENGTH,
   MAX_SEARCH_BYTES,
@@ -308,7 +308,7 @@ export function buildSearchView(input: {
     pager: pager(state, response.total, config),
     rowsPerPage: state.rows,
     pageSizes: PAGE_SIZES,
-    hidden: [...serializeSearchState(state, config)],
+    hidden: searchParamPairs(state, config),
     printLine: printLineOf(heading, selected, state.within, offset, rows.length, response.total),
   };
 }
@@ -340,29 +340,6 @@ export function widerSearchOf(state: SearchState, config: SearchConfig, unfilter
 function belowMinimumLine(doc: Doc): string | null {
   const below = belowMinimumOf(doc);
   return below ? belowMinimumText(below) : null;
-}
-
-/** The engine request for a page of results. */
-export function searchRequestOf(state: SearchState, config: SearchConfig): SearchRequest {
-  return {
-    q: state.q,
-    within: state.within,
-    filters: state.filters,
-    sort: state.sort,
-    start: (state.page - 1) * state.rows,
-    rows: state.rows,
-    facetFields: config.facetFields,
-    highlight: true,
-  };
-}
-
-/** Facet search terms typed without JavaScript: `facet-<key>=term`. */
-export function facetTermsOf(params: URLSearchParams): Record<string, string> {
-  const terms: Record<string, string> = {};
-  for (const [name, value] of params) {
-    if (name.startsWith("facet-") && value.trim()) terms[name.slice("facet-".length)] = value.trim().slice(0, 100);
-  }
-  return terms;
 }
 
 /** Said when a filter added now could be ignored: the search has as many, or as long, as it may. */

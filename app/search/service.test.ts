@@ -406,6 +406,105 @@ describe("a call whose source is fixed", () => {
   });
 });
 
+describe("SearchService.pageCursor", () => {
+  /** Every batch of a cursor, in order. */
+  async function batchesOf(cursor: AsyncIterable<Doc[]>): Promise<string[][]> {
+    const out: string[][] = [];
+    for await (const batch of cursor) out.push(batch.map((d) => d.id));
+    return out;
+  }
+
+  it("is the one page a search answers, as one batch, from the engine `search` would ask", async () => {
+    const primary = fakeEngine("fusion", failWith(timeout()));
+    const fallback = fakeEngine("embedded", ok("from-embedded"));
+    expect(await batchesOf(service(primary.engine, fallback.engine).pageCursor(request))).toEqual([["from-embedded"]]);
+    expect(primary.calls.search).toBe(1);
+    expect(fallback.calls.search).toBe(1);
+  });
+
+  it("is an empty batch when the page is empty", async () => {
+    const empty: SearchImpl = async () => ({ ...answer("x"), docs: [], total: 0 });
+    expect(await batchesOf(service(null, fakeEngine("embedded", empty).engine).pageCursor(request))).toEqual([[]]);
+  });
+
+  it("keeps to its source: a platform that fails a page only it may answer is PlatformUnavailable, not the backup's page", async () => {
+    const fallback = fakeEngine("embedded", ok("from-embedded"));
+    const read = service(fakeEngine("fusion", failWith(timeout())).engine, fallback.engine).pageCursor(request, undefined, "platform");
+    await expect(batchesOf(read)).rejects.toBeInstanceOf(PlatformUnavailable);
+    expect(fallback.calls.search).toBe(0);
+  });
+});
+
+describe("SearchService.bomCursor", () => {
+  /** An engine with `records` BOM records of one number, answering each page as asked, and the pages it was asked for. */
+  function bomEngine(name: EngineName, records: number, bom?: SearchEngine["bom"]) {
+    const asked: BomRequest[] = [];
+    const engine: SearchEngine = {
+      ...fakeEngine(name, ok("x")).engine,
+      bom: async (req) => {
+        asked.push(req);
+        if (bom) return bom(req);
+        const ids = Array.from({ length: Math.max(0, Math.min(req.rows, records - req.start)) }, (_, i) => req.start + i);
+        return { docs: ids.map((i) => ({ id: `r${i}`, type: "asset", org_code: null, item_number: "ITM-1", asset_number: null, asset_serial_number: null, asset_group: null, asset_description: null, quantity: 1 })), total: records };
+      },
+    };
+    return { engine, asked };
+  }
+  const paging = { pageSize: 2, pauseMs: 0 };
+  const pagesOf = async (cursor: AsyncIterable<{ id: string }[]>) => {
+    const out: string[][] = [];
+    for await (const page of cursor) out.push(page.map((d) => d.id));
+    return out;
+  };
+
+  it("reads pages of the size asked up to the limit, with the number and type asked", async () => {
+    const { engine, asked } = bomEngine("embedded", 10);
+    const pages = await pagesOf(service(null, engine).bomCursor({ itemNumber: "ITM-1", type: "pm", limit: 5 }, {}, paging));
+    expect(pages).toEqual([["r0", "r1"], ["r2", "r3"], ["r4"]]);
+    expect(asked).toEqual([
+      { itemNumber: "ITM-1", type: "pm", start: 0, rows: 2 },
+      { itemNumber: "ITM-1", type: "pm", start: 2, rows: 2 },
+      { itemNumber: "ITM-1", type: "pm", start: 4, rows: 1 },
+    ]);
+  });
+
+  it("stops at the records' total, and at a page that comes back short, whatever the total says", async () => {
+    const few = bomEngine("embedded", 3);
+    expect(await pagesOf(service(null, few.engine).bomCursor({ assetNumber: "AST-1", limit: 100 }, {}, paging))).toEqual([["r0", "r1"], ["r2"]]);
+    expect(few.asked.map((r) => r.start)).toEqual([0, 2]);
+
+    const short = bomEngine("embedded", 0, async () => ({ docs: [], total: 50 }));
+    expect(await pagesOf(service(null, short.engine).bomCursor({ itemNumber: "ITM-1", limit: 100 }, {}, paging))).toEqual([]);
+    expect(short.asked).toHaveLength(1);
+  });
+
+  it("asks nothing for a limit of 0", async () => {
+    const { engine, asked } = bomEngine("embedded", 10);
+    expect(await pagesOf(service(null, engine).bomCursor({ itemNumber: "ITM-1", limit: 0 }, {}, paging))).toEqual([]);
+    expect(asked).toHaveLength(0);
+  });
+
+  it("answers each page as `bom` does: from the backup while the platform is out", async () => {
+    const primary = bomEngine("fusion", 0, async () => {
+      throw timeout();
+    });
+    const fallback = bomEngine("embedded", 3);
+    expect(await pagesOf(service(primary.engine, fallback.engine).bomCursor({ itemNumber: "ITM-1", limit: 3 }, {}, paging))).toEqual([["r0", "r1"], ["r2"]]);
+    expect(fallback.asked).toHaveLength(2);
+  });
+
+  it("pauses between pages, and stops there when the client goes away", async () => {
+    const { engine, asked } = bomEngine("embedded", 10);
+    const controller = new AbortController();
+    const read = service(null, engine).bomCursor({ itemNumber: "ITM-1", limit: 10 }, { signal: controller.signal }, { pageSize: 1, pauseMs: 60_000 })[Symbol.asyncIterator]();
+    expect((await read.next()).value).toHaveLength(1);
+    const second = read.next();
+    controller.abort();
+    await expect(second).rejects.toThrow();
+    expect(asked).toHaveLength(1);
+  });
+});
+
 describe("the log of a platform failure", () => {
   it("is one line with the engine's diagnosis and what the user got", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});

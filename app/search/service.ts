@@ -1,7 +1,11 @@
 import { CircuitBreaker, type BreakerSnapshot } from "./circuit-breaker";
+import { pause } from "~/lib/pause";
 import type {
+  BomDoc,
+  BomNumber,
   BomRequest,
   BomResponse,
+  BomType,
   CursorRequest,
   Doc,
   EngineHealth,
@@ -12,6 +16,7 @@ import type {
   SearchResponse,
 } from "./engine";
 import { isOutage, SearchError } from "./errors";
+import { pageRequestOf } from "./request";
 import type { SearchConfig } from "./search-config";
 
 export interface Answer<T> {
@@ -55,6 +60,10 @@ export interface ServiceStatus {
 
 /** Health checks of the platform are answered from the last one for this long, so probes never flood it. */
 export const PLATFORM_HEALTH_CACHE_MS = 5_000;
+
+/** BOM records asked for at once by `bomCursor`, and the pause between two asks. */
+const BOM_PAGE_SIZE = 1000;
+const BOM_PAGE_PAUSE_MS = 100;
 
 /**
  * One line per platform failure, for operators: what failed and why (the engine's diagnosis: the
@@ -216,8 +225,7 @@ export class SearchService {
   findByNumber(text: string, limit: number, context?: RequestContext): Promise<Answer<Doc[]>> {
     return this.withFallback(async (engine) => {
       if (engine.findByNumber) return engine.findByNumber(text, limit, context);
-      const request = { q: text, within: [], filters: [], sort: null, start: 0, rows: limit + 1, facetFields: [], highlight: false };
-      return (await engine.search(request, context)).docs;
+      return (await engine.search(pageRequestOf({ q: text, within: [], filters: [], sort: null }, 0, limit + 1), context)).docs;
     }, context);
   }
 
@@ -257,6 +265,31 @@ export class SearchService {
       throw error;
     } finally {
       await batches.return?.();
+    }
+  }
+
+  /** One page of a search as a cursor of one batch (an export of the page shown), answered as `search` answers it. */
+  async *pageCursor(request: SearchRequest, context?: RequestContext, source?: Source): AsyncIterable<Doc[]> {
+    yield (await this.search(request, context, source)).value.docs;
+  }
+
+  /**
+   * Every BOM record of a number (an item's uses, or a head's lines; of one type, or all) up to
+   * `limit`, in pages of `pageSize`, each answered as `bom` answers it; a short pause between pages,
+   * as the engines' cursors make, so one download cannot keep the platform busy.
+   */
+  async *bomCursor(
+    request: BomNumber & { type?: BomType | undefined; limit: number },
+    context: RequestContext = {},
+    { pageSize = BOM_PAGE_SIZE, pauseMs = BOM_PAGE_PAUSE_MS } = {},
+  ): AsyncIterable<BomDoc[]> {
+    const { limit, ...number } = request;
+    for (let start = 0; start < limit; start += pageSize) {
+      if (start > 0 && pauseMs > 0) await pause(pauseMs, context.signal);
+      const rows = Math.min(pageSize, limit - start);
+      const { docs, total } = (await this.bom({ ...number, start, rows }, context)).value;
+      if (docs.length > 0) yield docs;
+      if (docs.length < rows || start + rows >= total) return;
     }
   }
 }

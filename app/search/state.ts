@@ -277,6 +277,11 @@ export function serializeSearchState(state: SearchState, config: SearchConfig): 
   return params;
 }
 
+/** The canonical parameters as name and value pairs, for the hidden inputs of a page's forms. */
+export function searchParamPairs(state: SearchState, config: SearchConfig): [string, string][] {
+  return [...serializeSearchState(state, config)];
+}
+
 export function searchHref(state: SearchState, config: SearchConfig, path = SEARCH_PATH): string {
   const query = serializeSearchState(state, config).toString();
   return query === "" ? path : `${path}?${query}`;

@@ -7,6 +7,7 @@ import { SignalForwarder } from "./forwarder.server";
 import type { FusionSignal } from "./model.server";
 import { Signals, type SignalContext } from "./signals.server";
 import { SqliteSignalStore } from "./store.server";
+import { expectConsoleError } from "../../tests/support/console-guard";
 import { useTempFiles } from "../../tests/support/temp-files";
 
 const tempFile = useTempFiles("crib-signals-", "signals.db");
@@ -58,6 +59,8 @@ describe("the outbox", () => {
   it("records the signals of one turn of the event loop together, each with its own checks", async () => {
     const signals = new Signals({ enabled: true, file: tempFile(), retentionDays: 90, forwarding: null, perMinute: 3 });
     const click = { type: "click" as const, data: { docId: "D1", position: 0, query: "pump" } };
+    // The search whose query is too long and whose count is negative is refused, and says so.
+    expectConsoleError(/^Signal dropped: invalid/);
     const outcomes = await Promise.all([
       signals.recordSoon(click, browser("a")),
       signals.recordSoon(click, browser("a")),

@@ -1,3 +1,4 @@
+import type { AppLoadContext } from "@remix-run/node";
 import { csvDocument } from "~/export/csv";
 import { exportFilename } from "~/export/filename";
 import { csvResponse } from "~/export/stream.server";
@@ -52,8 +53,8 @@ export type TableName = keyof ReturnType<typeof tablesOf>;
 const TABLES: readonly TableName[] = ["top", "zero", "viewed", "exported"];
 
 /** /analytics: the search analytics of the last 7, 30 or 90 days, from the signals the portal keeps. */
-export async function loadAnalytics(request: Request) {
-  await requireUser(request);
+export async function loadAnalytics(request: Request, loadContext: AppLoadContext) {
+  await requireUser(request, loadContext);
   const url = new URL(request.url);
   const period = periodOf(url);
   const { report, days } = await reportOf(period);
@@ -82,8 +83,8 @@ export async function loadAnalytics(request: Request) {
 }
 
 /** /analytics/export.csv?days=&table=: one table of the page as CSV, with the portal's CSV writer. */
-export async function loadAnalyticsCsv(request: Request) {
-  await requireUser(request);
+export async function loadAnalyticsCsv(request: Request, loadContext: AppLoadContext) {
+  await requireUser(request, loadContext);
   const url = new URL(request.url);
   const table = url.searchParams.get("table") as TableName | null;
   if (!table || !TABLES.includes(table)) return problemPage("Unknown analytics table", 400, { backHref: ANALYTICS_PATH });

@@ -2,6 +2,7 @@
  * The backend API (DESIGN.md "Backend API"): one handler per endpoint, each wrapped in the
  * `{"data": …}` / `{"error": …}` wrapper by `handleApi` (the "envelope" is the security one, envelope.server.ts).
  */
+import type { AppLoadContext } from "@remix-run/node";
 import { badRequest, describeZodError, notFound, parseQuery } from "~/web/http.server";
 import { notReadyReasons, probeState } from "./probes.server";
 import { failingStores } from "~/lib/store-health.server";
@@ -13,8 +14,8 @@ import { apiData, apiError, handleApi } from "./api.server";
 
 const started = Date.now();
 
-export function searchApi(request: Request) {
-  return handleApi(request, async ({ requestId, url }) => {
+export function searchApi(request: Request, context: AppLoadContext) {
+  return handleApi(request, context, async ({ requestId, url }) => {
     const { search: service, searchConfig } = services();
     const params = parseQuery(apiSearchSchema(searchConfig), url);
     const answer = await service.search(
@@ -39,16 +40,16 @@ export function searchApi(request: Request) {
   });
 }
 
-export function suggestionsApi(request: Request) {
-  return handleApi(request, async ({ requestId, url }) => {
+export function suggestionsApi(request: Request, context: AppLoadContext) {
+  return handleApi(request, context, async ({ requestId, url }) => {
     const { q, limit } = parseQuery(ApiSuggestionsSchema, url);
     const suggestions = q.trim() ? (await services().search.suggest(q, limit, { requestId })).value : [];
     return apiData({ suggestions }, requestId);
   });
 }
 
-export function productsApi(request: Request) {
-  return handleApi(request, async ({ requestId, url }) => {
+export function productsApi(request: Request, context: AppLoadContext) {
+  return handleApi(request, context, async ({ requestId, url }) => {
     const { q, start, rows } = parseQuery(ApiProductsSchema, url);
     const answer = await services().search.search(
       { q, within: [], filters: [], sort: null, start, rows, facetFields: [], highlight: false },
@@ -58,8 +59,8 @@ export function productsApi(request: Request) {
   });
 }
 
-export function productApi(request: Request, rawId: string | undefined) {
-  return handleApi(request, async ({ requestId }) => {
+export function productApi(request: Request, context: AppLoadContext, rawId: string | undefined) {
+  return handleApi(request, context, async ({ requestId }) => {
     const id = ProductIdSchema.safeParse(rawId ?? "");
     if (!id.success) throw badRequest(describeZodError(id.error));
     const answer = await services().search.getProduct(id.data, { requestId, signal: request.signal });
@@ -68,8 +69,8 @@ export function productApi(request: Request, rawId: string | undefined) {
   });
 }
 
-export function facetsApi(request: Request) {
-  return handleApi(request, async ({ requestId, url }) => {
+export function facetsApi(request: Request, context: AppLoadContext) {
+  return handleApi(request, context, async ({ requestId, url }) => {
     const { search: service, searchConfig } = services();
     const { q, fields } = parseQuery(apiFacetsSchema(searchConfig), url);
     const answer = await service.search(
@@ -86,8 +87,8 @@ export function facetsApi(request: Request) {
  * catalogue this replica serves and the replica's id. "degraded" while the platform failed its
  * last check, its circuit is open or its last answer was a configuration error.
  */
-export function healthApi(request: Request) {
-  return handleApi(request, async ({ requestId }) => {
+export function healthApi(request: Request, context: AppLoadContext) {
+  return handleApi(request, context, async ({ requestId }) => {
     const { search: service, catalogue: engine } = services();
     const state = probeState();
     const catalogue = !engine
@@ -122,8 +123,8 @@ export function healthApi(request: Request) {
  * search) cannot be opened, the shared store does not answer, or the server is starting or
  * stopping. Fusion does not count: the backup answers searches whatever it does.
  */
-export function readyApi(request: Request) {
-  return handleApi(request, async ({ requestId }) => {
+export function readyApi(request: Request, context: AppLoadContext) {
+  return handleApi(request, context, async ({ requestId }) => {
     const { search: service } = services();
     const state = probeState();
     const reasons = notReadyReasons(state);
@@ -154,8 +155,8 @@ function notReadyReason(detail: string): string {
 }
 
 /** The public configuration: what a client needs to draw the search page. No secrets. */
-export function configApi(request: Request) {
-  return handleApi(request, async ({ requestId }) => {
+export function configApi(request: Request, context: AppLoadContext) {
+  return handleApi(request, context, async ({ requestId }) => {
     const { config, searchConfig: search, search: service } = services();
     const status = service.status();
     return apiData(

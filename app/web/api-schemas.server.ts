@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { perObject } from "~/lib/memo";
 import type { Filter, Sort } from "~/search/engine";
-import { catalogField, SORTABLE_FIELDS } from "~/search/catalog-fields";
+import { catalogField, SORTABLE_FIELDS, STOCK_LEVEL_FIELD } from "~/search/catalog-fields";
 import { fieldKey } from "~/search/fields";
 import type { SearchConfig } from "~/search/search-config";
 import type { QueryTree } from "~/search/query/query";
@@ -12,6 +12,11 @@ const SORTABLE = new Set(SORTABLE_FIELDS);
 /** A catalogue field's index name, from its full name or its key (`org_code` → `org_code_s`). */
 function resolveCatalogField(keyOrName: string): string | null {
   return catalogField(keyOrName)?.name ?? null;
+}
+
+/** A facet's field by its key or name: a catalogue field's, or the stock level's (no field holds it). */
+function resolveFacetField(keyOrName: string): string | null {
+  return keyOrName === STOCK_LEVEL_FIELD || keyOrName === fieldKey(STOCK_LEVEL_FIELD) ? STOCK_LEVEL_FIELD : resolveCatalogField(keyOrName);
 }
 
 /**
@@ -61,7 +66,7 @@ function parseFilters(text: string | undefined, ctx: z.RefinementCtx): Filter[] 
   }
   const filters: Filter[] = [];
   for (const [name, entries] of Object.entries(parsed.data)) {
-    const field = resolveCatalogField(name);
+    const field = resolveFacetField(name);
     if (!field) {
       ctx.addIssue({ code: "custom", path: ["filters"], message: `unknown field ${JSON.stringify(name)}` });
       return z.NEVER;
@@ -79,7 +84,7 @@ function facetList(config: SearchConfig) {
       if (text === undefined) return config.facetFields;
       const fields: string[] = [];
       for (const name of text.split(",").map((s) => s.trim()).filter(Boolean)) {
-        const field = resolveCatalogField(name);
+        const field = resolveFacetField(name);
         if (!field || !config.allFacetFields.includes(field)) {
           ctx.addIssue({ code: "custom", message: `unknown facet ${JSON.stringify(name)}` });
           return z.NEVER;

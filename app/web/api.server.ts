@@ -1,3 +1,4 @@
+import type { AppLoadContext } from "@remix-run/node";
 import { HttpError, requestIdOf } from "~/web/http.server";
 import { SearchError } from "~/search/errors";
 import { requireApiUser } from "./sign-in.server";
@@ -34,13 +35,14 @@ export function apiError(message: string, status: number, requestId: string, rep
  */
 export async function handleApi(
   request: Request,
+  loadContext: AppLoadContext,
   handler: (context: { requestId: string; url: URL }) => Promise<Response> | Response,
   options: { public?: boolean } = {},
 ): Promise<Response> {
-  const requestId = requestIdOf(request);
+  const requestId = requestIdOf(request, loadContext);
   try {
     // With sign-in on, the API answers only a signed-in browser; the probes answer anyone.
-    if (!options.public) await requireApiUser(request);
+    if (!options.public) await requireApiUser(request, loadContext);
     return await handler({ requestId, url: new URL(request.url) });
   } catch (error) {
     if (error instanceof Response) return error;

@@ -1,4 +1,4 @@
-import { json, redirect } from "@remix-run/node";
+import { json, redirect, type AppLoadContext } from "@remix-run/node";
 import type { Crumb } from "~/components/breadcrumbs";
 import { pageContext } from "~/web/http.server";
 import { safePath } from "~/lib/safe-path";
@@ -49,12 +49,12 @@ export function backParam(url: URL): string {
 }
 
 /** What every BOM and Where Used page starts with: the user, the item, the ways back, the context. */
-export async function pageRequest(request: Request, rawItem: string | undefined) {
-  await requireUser(request);
+export async function pageRequest(request: Request, loadContext: AppLoadContext, rawItem: string | undefined) {
+  await requireUser(request, loadContext);
   const item = itemNumberParam(rawItem);
   const url = new URL(request.url);
   const back = backParam(url);
-  return { item, url, back, searchBack: searchBackOf(back), context: pageContext(request) };
+  return { item, url, back, searchBack: searchBackOf(back), context: pageContext(request, loadContext) };
 }
 
 /** A page's context: every failure it logs names its request. */
@@ -183,8 +183,8 @@ const OTHER = spec("other", "Other BOM Items");
  * /bom/{item}: the item's BOM records in three sections (Asset BOM, PM BOM, Other BOM Items: its
  * uses in tools' BOMs), or a redirect when they all have one type (details spec §2, §4, §7).
  */
-export async function loadCombinedBom(request: Request, rawItem: string | undefined) {
-  const { item, url, back, searchBack, context } = await pageRequest(request, rawItem);
+export async function loadCombinedBom(request: Request, loadContext: AppLoadContext, rawItem: string | undefined) {
+  const { item, url, back, searchBack, context } = await pageRequest(request, loadContext, rawItem);
   let counts;
   try {
     counts = await bomTypeCounts(item, context);
@@ -212,8 +212,8 @@ const SINGLE = {
 } as const;
 
 /** /asset-bom/{item} and /pm-bom/{item}: the item's records of one type only. */
-export async function loadSingleBom(request: Request, rawItem: string | undefined, type: "asset" | "pm") {
-  const { item, url, back, searchBack, context } = await pageRequest(request, rawItem);
+export async function loadSingleBom(request: Request, loadContext: AppLoadContext, rawItem: string | undefined, type: "asset" | "pm") {
+  const { item, url, back, searchBack, context } = await pageRequest(request, loadContext, rawItem);
   const { spec: sectionSpec, empty, failed } = SINGLE[type];
   let section;
   try {
@@ -252,8 +252,8 @@ function crumbsFor(back: string, item: string): Crumb[] {
  * /where-used/{item}: the asset and PM BOMs that use the item, five records a page each, under the
  * item's description. An item that is neither in the catalogue nor in any BOM does not exist (404).
  */
-export async function loadWhereUsed(request: Request, rawItem: string | undefined) {
-  const { item, url, back, searchBack, context } = await pageRequest(request, rawItem);
+export async function loadWhereUsed(request: Request, loadContext: AppLoadContext, rawItem: string | undefined) {
+  const { item, url, back, searchBack, context } = await pageRequest(request, loadContext, rawItem);
   const fromItemPage = url.searchParams.get("via") === "pdp_where_used";
   url.searchParams.delete("via");
   // The item itself only names the page: when its look-up fails the page goes on without it.

@@ -1,7 +1,8 @@
-import { json } from "@remix-run/node";
+import { json, type AppLoadContext } from "@remix-run/node";
 import { httpClientReport } from "~/lib/http-client.server";
 import { signInScopes } from "~/auth/oidc.server";
 import { services } from "~/registry.server";
+import { identityOf } from "./sign-in.server";
 
 /**
  * /debug and /okta-debug: what an operator needs to see why sign-in or search misbehaves — the
@@ -35,14 +36,14 @@ export function redact(value: unknown, name = ""): unknown {
   return value;
 }
 
-export async function loadDebug(request: Request) {
+export async function loadDebug(request: Request, context: AppLoadContext) {
   const { config, auth, search } = services();
   if (!config.debugPages) throw json(null, { status: 404 });
   let signIn: Record<string, unknown> = { ssoEnabled: false, authenticated: true, user: null };
   let authorizationUrl: string | null = null;
   let issuer: Record<string, unknown> | null = null;
   if (auth) {
-    const session = await auth.session(request);
+    const session = await identityOf(auth, request, context).session();
     signIn = {
       ssoEnabled: true,
       authenticated: session !== null,

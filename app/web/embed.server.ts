@@ -1,3 +1,4 @@
+import type { AppLoadContext } from "@remix-run/node";
 import { services } from "~/registry.server";
 import { SEARCH_PATH } from "~/search/paths";
 import { requireUser } from "./sign-in.server";
@@ -10,8 +11,8 @@ export const WIDGETS_PATH = "/embed/widgets.js";
  * config" without its key: the portal holds Fusion's key and the widgets only ever call the
  * portal's /api. The status is "Fusion Ready" when Fusion answers its health check.
  */
-export async function loadEmbed(request: Request) {
-  await requireUser(request);
+export async function loadEmbed(request: Request, loadContext: AppLoadContext) {
+  await requireUser(request, loadContext);
   const url = new URL(request.url);
   const view = url.searchParams.get("view") === "list" ? "list" : "grid";
   const theme = url.searchParams.get("theme") === "dark" ? "dark" : "light";

@@ -2,8 +2,7 @@
  * The CSV downloads (resource routes): each reads its request, opens the engine's cursor, and
  * answers a streamed file, or a small page saying why there is none.
  */
-import { setTimeout as sleep } from "node:timers/promises";
-import { redirect } from "@remix-run/node";
+import { redirect, type AppLoadContext } from "@remix-run/node";
 import { csvDocument } from "~/export/csv";
 import { backupFilename, customFilename, exportFilename, slug } from "~/export/filename";
 import { exportParams, exportSize, parseExportRequest } from "~/export/search-export.server";
@@ -12,13 +11,14 @@ import { requestIdOf } from "~/web/http.server";
 import { BOM_TABLE_COLUMNS } from "~/search/bom-view";
 import { BOM_FIELDS, BOM_TYPE_LABEL, catalogName } from "~/search/catalog-fields";
 import { services } from "~/registry.server";
-import type { BomDoc, BomNumber, BomType, Doc, RequestContext, SearchRequest } from "~/search/engine";
+import type { BomNumber, BomType, Doc, RequestContext } from "~/search/engine";
 import { MAX_ITEM_KEY_LENGTH } from "~/lib/limits";
 import { bomPath, headLinesPath, HOME_PATH, productPath, SEARCH_PATH, whereUsedPath } from "~/search/paths";
 import { itemNumberOf } from "~/search/field-format";
 import { externalUrlOf, specificationOf, titleOf } from "~/search/product-view";
 import { userMessageOf } from "~/search/errors";
-import { PlatformUnavailable, type SearchService, type Source } from "~/search/service";
+import { cursorRequestOf, countRequestOf, pageRequestOf } from "~/search/request";
+import { PlatformUnavailable, type Source } from "~/search/service";
 import { requireUser } from "./sign-in.server";
 import { bomHeadOf } from "./bom-pages.server";
 import { logFailure } from "./failure-log.server";
@@ -35,36 +35,12 @@ const BOM_EXPORT_LABELS: Record<string, string> = {
 };
 
 /**
- * Every BOM record of a number (an item's uses, or a head's lines; of one type, or all), in pages,
- * up to `limit`; a short pause between pages, as the search cursor makes, so one download cannot keep the platform busy.
- */
-export async function* bomBatches(
-  number: BomNumber,
-  type: BomType | undefined,
-  context: RequestContext,
-  limit: number,
-  { pageSize = 1000, pauseMs = BOM_PAGE_PAUSE_MS } = {},
-): AsyncIterable<BomDoc[]> {
-  const service = services().search;
-  for (let start = 0; start < limit; start += pageSize) {
-    if (start > 0 && pauseMs > 0) await sleep(pauseMs, undefined, context.signal ? { signal: context.signal } : {});
-    const rows = Math.min(pageSize, limit - start);
-    const { docs, total } = (await service.bom({ ...number, type, start, rows }, context)).value;
-    if (docs.length > 0) yield docs;
-    if (docs.length < rows || start + rows >= total) return;
-  }
-}
-
-const BOM_PAGE_PAUSE_MS = 100;
-
-
-/**
  * The search results as CSV, streamed from the engine's cursor. Anything that needs the user
  * (no field chosen, nothing to export, over the limit, a failure before the first row) goes back
  * to the export dialog on the search page, which says so; that works with and without JavaScript.
  */
-export async function loadSearchExport(request: Request) {
-  await requireUser(request);
+export async function loadSearchExport(request: Request, loadContext: AppLoadContext) {
+  await requireUser(request, loadContext);
   const url = new URL(request.url);
   const { search: service, searchConfig: config, config: settings } = services();
   const exportRequest = parseExportRequest(url.searchParams, config);
@@ -83,14 +59,14 @@ export async function loadSearchExport(request: Request) {
   const failed = (message: string) => problemPage(message, 503, { backHref: dialogHref(), retryHref: `${url.pathname}${url.search}` });
   if (fields.length === 0) return back("no-fields");
 
-  const requestId = requestIdOf(request);
+  const requestId = requestIdOf(request, loadContext);
   const limit = settings.exportLimit;
   // The file comes from one source, the one the user saw or chose: never the backup in silence
   // while the page showed the platform's results (decision 022).
   const source: Source = exportRequest.source === "backup" ? "backup" : "platform";
   let total: number;
   try {
-    total = (await service.search({ q: state.q, within: state.within, filters: state.filters, sort: state.sort, start: 0, rows: 0, facetFields: [] }, { requestId }, source)).value.total;
+    total = (await service.search(countRequestOf(state), { requestId }, source)).value.total;
   } catch (error) {
     if (error instanceof PlatformUnavailable) return back("backup");
     logFailure("export count", error, { requestId, signal: request.signal });
@@ -105,11 +81,10 @@ export async function loadSearchExport(request: Request) {
   let cursor;
   try {
     const context = { requestId, signal: request.signal };
-    const query = { q: state.q, within: state.within, filters: state.filters, sort: state.sort };
     cursor = await openCursor(
       scope === "page"
-        ? pageBatch(service, { ...query, start: (state.page - 1) * state.rows, rows: state.rows, facetFields: [], highlight: false }, context, source)
-        : service.cursor({ ...query, batchSize: batchSizeFor(size.records), limit: size.records }, context, source),
+        ? service.pageCursor(pageRequestOf(state, (state.page - 1) * state.rows, state.rows), context, source)
+        : service.cursor(cursorRequestOf(state, batchSizeFor(size.records), size.records), context, source),
     );
   } catch (error) {
     if (error instanceof PlatformUnavailable) return back("backup");
@@ -136,76 +111,101 @@ export async function loadSearchExport(request: Request) {
   return withSignals(csvResponse(body, filename), [conversion]);
 }
 
-/** The shown page as a one-batch cursor. */
-async function* pageBatch(service: SearchService, request: SearchRequest, context: RequestContext, source: Source): AsyncIterable<Doc[]> {
-  yield (await service.search(request, context, source)).value.docs;
+type ExportAction = NonNullable<Extract<SignalInput, { type: "click" }>["data"]["action"]>;
+
+/** What tells the two exports of BOM records apart: an item's BOM, and a section of its Where Used page. */
+interface BomExportKind {
+  /** The `type` parameter's values, each with the records it exports (undefined: every type). */
+  types: Readonly<Record<string, BomType | undefined>>;
+  /** The type when the request names none; null: it must name one. */
+  defaultType: string | null;
+  unknownType: string;
+  /** The page the export is made from: the way back from its problem page. */
+  pagePath: (item: string) => string;
+  /** What the log calls a failure. */
+  failure: string;
+  fields: (type: string) => string[];
+  actions: Readonly<Record<string, ExportAction>>;
+  filename: (item: string, type: string) => string;
+  /** Details §7: a Where Used export asks for the total first, then at most WHERE_USED_EXPORT_MAX records; a BOM export reads up to EXPORT_CAP. */
+  countsFirst: boolean;
+  /** An empty export may be a bookmark of decision 033's export of a BOM's lines, which have a file of their own now. */
+  headLinesBookmark: boolean;
 }
-const TYPES = { all: undefined, asset: "asset", pm: "pm" } as const;
-const ACTIONS = { all: "bom_export", asset: "asset_bom_export", pm: "pm_bom_export" } as const;
-/** Export BOM / Export Asset BOM / Export PM BOM: `bom-{item}-{date}.csv`. */
-export async function loadBomExport(request: Request, rawItem: string | undefined) {
-  await requireUser(request);
+
+const BOM_EXPORTS = {
+  /** Export BOM / Export Asset BOM / Export PM BOM: `bom-{item}-{date}.csv`. */
+  bom: {
+    types: { all: undefined, asset: "asset", pm: "pm" },
+    defaultType: "all",
+    unknownType: "Unknown BOM type",
+    pagePath: bomPath,
+    failure: "BOM export",
+    fields: (type) => (type === "all" ? ["type", ...BOM_EXPORT_FIELDS] : BOM_EXPORT_FIELDS),
+    actions: { all: "bom_export", asset: "asset_bom_export", pm: "pm_bom_export" },
+    filename: (item) => `bom-${slug(item)}`,
+    countsFirst: false,
+    headLinesBookmark: true,
+  },
+  /** A Where Used section's export: `where-used-{type}-all-{item}-{date}.csv`. */
+  "where-used": {
+    types: { asset: "asset", pm: "pm" },
+    defaultType: null,
+    unknownType: "Unknown Where Used type",
+    pagePath: whereUsedPath,
+    failure: "Where Used export",
+    fields: () => [...BOM_EXPORT_FIELDS, "quantity"],
+    actions: { asset: "where_used_asset_export", pm: "where_used_pm_export" },
+    filename: (item, type) => `where-used-${type}-all-${slug(item)}`,
+    countsFirst: true,
+    headLinesBookmark: false,
+  },
+} satisfies Record<string, BomExportKind>;
+
+/** The number of records a BOM export reads at most. */
+async function bomExportLimit(kind: BomExportKind, number: BomNumber, type: BomType | undefined, context: RequestContext): Promise<number> {
+  if (!kind.countsFirst) return services().config.exportCap;
+  const total = (await services().search.bom({ ...number, type, start: 0, rows: 0 }, context)).value.total;
+  return Math.min(total, WHERE_USED_EXPORT_MAX);
+}
+
+/** `/bom/{item}/export.csv` and `/where-used/{item}/export.csv`: an item's BOM records of the asked type, streamed. */
+export async function loadBomExport(request: Request, loadContext: AppLoadContext, rawItem: string | undefined, which: keyof typeof BOM_EXPORTS) {
+  await requireUser(request, loadContext);
+  const kind: BomExportKind = BOM_EXPORTS[which];
   const item = (rawItem ?? "").trim();
   const url = new URL(request.url);
-  const typeParam = url.searchParams.get("type") ?? "all";
+  const type = url.searchParams.get("type") ?? kind.defaultType;
   if (!item || item.length > MAX_ITEM_KEY_LENGTH) return problemPage("Item number not provided", 400, { backHref: HOME_PATH });
-  if (!(typeParam in TYPES)) return problemPage("Unknown BOM type", 400, { backHref: bomPath(item) });
-  const type = typeParam as keyof typeof TYPES;
-  const requestId = requestIdOf(request);
+  if (type === null || !Object.hasOwn(kind.types, type)) return problemPage(kind.unknownType, 400, { backHref: kind.pagePath(item) });
+  const context = { requestId: requestIdOf(request, loadContext), signal: request.signal };
+  const number = { itemNumber: item };
   let cursor;
   try {
-    cursor = await openCursor(bomBatches({ itemNumber: item }, TYPES[type], { requestId, signal: request.signal }, services().config.exportCap));
+    const limit = await bomExportLimit(kind, number, kind.types[type], context);
+    cursor = await openCursor(services().search.bomCursor({ ...number, type: kind.types[type], limit }, context));
   } catch (error) {
-    logFailure("BOM export", error, { requestId, signal: request.signal });
-    return problemPage(`Export failed: ${userMessageOf(error)}`, 503, { backHref: bomPath(item), retryHref: url.pathname + url.search });
+    logFailure(kind.failure, error, context);
+    return problemPage(`Export failed: ${userMessageOf(error)}`, 503, { backHref: kind.pagePath(item), retryHref: url.pathname + url.search });
   }
   if (cursor.first.length === 0) {
-    // A bookmark of decision 033's export of a BOM's lines: they have a file of their own now.
-    const head = await bomHeadOf(item, { requestId, signal: request.signal });
+    const head = kind.headLinesBookmark ? await bomHeadOf(item, context) : null;
     if (head) return redirect(`${headLinesPath(head)}/export.csv`);
-    return problemPage("No data available for export", 404, { backHref: bomPath(item) });
+    return problemPage("No data available for export", 404, { backHref: kind.pagePath(item) });
   }
-  const fields = type === "all" ? ["type", ...BOM_EXPORT_FIELDS] : BOM_EXPORT_FIELDS;
-  const click: SignalInput = { type: "click", data: { action: ACTIONS[type], docId: item, itemNumber: item } };
+  const click: SignalInput = { type: "click", data: { action: kind.actions[type]!, docId: item, itemNumber: item } };
   const file = csvResponse(
-    csvStream({ cursor, fields, labels: BOM_EXPORT_LABELS, signal: request.signal }),
-    exportFilename(`bom-${slug(item)}`, new Date()),
-  );
-  return withSignals(file, [click]);
-}
-/** Where Used export per section: at most 1000 records, `where-used-{type}-all-{item}-{date}.csv`. */
-export async function loadWhereUsedExport(request: Request, rawItem: string | undefined) {
-  await requireUser(request);
-  const item = (rawItem ?? "").trim();
-  const url = new URL(request.url);
-  const type = url.searchParams.get("type");
-  if (!item || item.length > MAX_ITEM_KEY_LENGTH) return problemPage("Item number not provided", 400, { backHref: HOME_PATH });
-  if (type !== "asset" && type !== "pm") return problemPage("Unknown Where Used type", 400, { backHref: whereUsedPath(item) });
-  const requestId = requestIdOf(request);
-  const context = { requestId, signal: request.signal };
-  let cursor;
-  try {
-    // Details §7: the total first (rows 0), then min(total, 1000), as the search export counts first.
-    const total = (await services().search.bom({ itemNumber: item, type, start: 0, rows: 0 }, context)).value.total;
-    cursor = await openCursor(bomBatches({ itemNumber: item }, type, context, Math.min(total, WHERE_USED_EXPORT_MAX)));
-  } catch (error) {
-    logFailure("Where Used export", error, { requestId, signal: request.signal });
-    return problemPage(`Export failed: ${userMessageOf(error)}`, 503, { backHref: whereUsedPath(item), retryHref: url.pathname + url.search });
-  }
-  if (cursor.first.length === 0) return problemPage("No data available for export", 404, { backHref: whereUsedPath(item) });
-  const click: SignalInput = { type: "click", data: { action: type === "asset" ? "where_used_asset_export" : "where_used_pm_export", docId: item, itemNumber: item } };
-  const file = csvResponse(
-    csvStream({ cursor, fields: [...BOM_EXPORT_FIELDS, "quantity"], labels: BOM_EXPORT_LABELS, signal: request.signal }),
-    exportFilename(`where-used-${type}-all-${slug(item)}`, new Date()),
+    csvStream({ cursor, fields: kind.fields(type), labels: BOM_EXPORT_LABELS, signal: request.signal }),
+    exportFilename(kind.filename(item, type), new Date()),
   );
   return withSignals(file, [click]);
 }
 /** The item detail page's Export: the item's fields in display order, one row. */
-export async function loadProductExport(request: Request, rawId: string | undefined) {
-  await requireUser(request);
+export async function loadProductExport(request: Request, loadContext: AppLoadContext, rawId: string | undefined) {
+  await requireUser(request, loadContext);
   const id = (rawId ?? "").trim();
   if (!id || id.length > MAX_ITEM_KEY_LENGTH) return problemPage("Product ID not provided", 400, { backHref: HOME_PATH });
-  const requestId = requestIdOf(request);
+  const requestId = requestIdOf(request, loadContext);
   const { search: service, searchConfig } = services();
   let product;
   try {
@@ -240,8 +240,8 @@ function itemValueOf(product: Doc): number {
  * "View Details ↗": redirects to the item's own http(s) URL, with the click as its signal. The target is
  * read from the catalogue, never from the request, so this is no open redirect.
  */
-export async function loadExternalLink(request: Request, rawId: string | undefined) {
-  await requireUser(request);
+export async function loadExternalLink(request: Request, loadContext: AppLoadContext, rawId: string | undefined) {
+  await requireUser(request, loadContext);
   const id = (rawId ?? "").trim();
   const product = id && id.length <= 200 ? (await services().search.getProduct(id)).value : null;
   const target = product ? externalUrlOf(product) : null;

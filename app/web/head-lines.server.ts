@@ -2,7 +2,7 @@
  * `/boms/{head}` and `/boms/{head}/export.csv` (decision 037): the lines of the BOM an asset, PM kit
  * or tool heads, each with its part from the catalogue, sortable and exportable.
  */
-import { json } from "@remix-run/node";
+import { json, type AppLoadContext } from "@remix-run/node";
 import { exportFilename, slug } from "~/export/filename";
 import { csvResponse, csvStream, openCursor } from "~/export/stream.server";
 import { services } from "~/registry.server";
@@ -22,6 +22,7 @@ import {
 import { pageBackOf, searchBackOf } from "~/search/back-chain";
 import { shellFromBack } from "~/search/page-shell";
 import { bomPath, headLinesPath, withBack } from "~/search/paths";
+import { pageRequestOf } from "~/search/request";
 import type { Source } from "~/search/service";
 import { backupOf } from "./backup.server";
 import { pageRequest, type PageContext } from "./bom-pages.server";
@@ -41,8 +42,7 @@ async function partsOf(numbers: readonly string[], context: RequestContext, sour
   for (let i = 0; i < unique.length; i += ITEMS_PER_LOOKUP) {
     const chunk = unique.slice(i, i + ITEMS_PER_LOOKUP);
     const filters: Filter[] = chunk.map((value) => ({ field: ITEM_NUMBER_FIELD, value, type: "include" }));
-    const request = { q: "", within: [], filters, sort: null, start: 0, rows: chunk.length, facetFields: [], highlight: false };
-    found.push(...(await services().search.search(request, context, source)).value.docs);
+    found.push(...(await services().search.search(pageRequestOf({ q: "", within: [], filters, sort: null }, 0, chunk.length), context, source)).value.docs);
   }
   return found;
 }
@@ -88,8 +88,8 @@ async function noHead(number: string, back: string, context: PageContext): Promi
 }
 
 /** /boms/{head}: the head, then its lines, a page of them in the asked order. */
-export async function loadHeadLines(request: Request, rawHead: string | undefined) {
-  const { item: number, url, back, searchBack, context } = await pageRequest(request, rawHead);
+export async function loadHeadLines(request: Request, loadContext: AppLoadContext, rawHead: string | undefined) {
+  const { item: number, url, back, searchBack, context } = await pageRequest(request, loadContext, rawHead);
   let bom: HeadBom;
   try {
     bom = await headBom(number, context);
@@ -113,8 +113,8 @@ export async function loadHeadLines(request: Request, rawHead: string | undefine
 const EXPORT_LABELS = Object.fromEntries(HEAD_LINE_COLUMNS.map((c) => [c.field, c.label]));
 
 /** /boms/{head}/export.csv: every line read (in the page's `sort`), `bom-lines-{head}-{date}.csv`. */
-export async function loadHeadLinesExport(request: Request, rawHead: string | undefined) {
-  const { item: number, url, context } = await pageRequest(request, rawHead).catch((error: unknown) => {
+export async function loadHeadLinesExport(request: Request, loadContext: AppLoadContext, rawHead: string | undefined) {
+  const { item: number, url, context } = await pageRequest(request, loadContext, rawHead).catch((error: unknown) => {
     if (error instanceof Response && error.status === 400) throw problemPage("Item number not provided", 400, { backHref: "/crib-search" });
     throw error;
   });

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { AppLoadContext } from "@remix-run/node";
 import { type z } from "zod";
 import { services } from "~/registry.server";
 import type { RequestContext } from "~/search/engine";
@@ -6,10 +7,17 @@ import { FORM_MAX_BYTES } from "./envelope.server";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** The caller's X-Request-ID when it is a sane token, else a new one. */
-export function requestIdOf(request: Request): string {
-  const given = request.headers.get("x-request-id");
+/** The caller's X-Request-ID when it is a sane token, else a new one: how scripts/server.mjs names a request. */
+export function requestIdFrom(given: string | null | undefined): string {
   return given && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/**
+ * The request's id: the one the server gave it (the load context's), which its answer and the log
+ * line name; for a request that did not come through the server, its own X-Request-ID when sane.
+ */
+export function requestIdOf(request: Request, context: AppLoadContext): string {
+  return context.requestId ?? requestIdFrom(request.headers.get("x-request-id"));
 }
 
 /**
@@ -17,9 +25,9 @@ export function requestIdOf(request: Request): string {
  * deadline for all its calls to the search platform (FUSION_TIMEOUT_MS from now), so a page that
  * makes two calls to a slow platform waits one timeout before the backup answers, not two.
  */
-export function pageContext(request: Request): RequestContext & { requestId: string } {
+export function pageContext(request: Request, loadContext: AppLoadContext): RequestContext & { requestId: string } {
   const timeoutMs = services().config.fusion?.timeoutMs;
-  return { requestId: requestIdOf(request), signal: request.signal, ...(timeoutMs ? { deadline: Date.now() + timeoutMs } : {}) };
+  return { requestId: requestIdOf(request, loadContext), signal: request.signal, ...(timeoutMs ? { deadline: Date.now() + timeoutMs } : {}) };
 }
 
 /** A failure with the status and the message a user may read. */

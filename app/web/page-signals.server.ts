@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { AppLoadContext } from "@remix-run/node";
 import { services } from "~/registry.server";
 import type { SignalContext, SignalInput } from "~/signals/signals.server";
+import { identityOf } from "./sign-in.server";
 import { readSessionCookie, sessionCookie } from "./signals-cookie.server";
 
 export type { SignalInput };
@@ -63,7 +64,7 @@ export function signalSession(cookieHeader: string | undefined, client: string):
 /** The session the HTTP server handed over with the request, and the signed-in user. */
 export async function signalContextOf(request: Request, context: AppLoadContext): Promise<SignalContext> {
   const { auth } = services();
-  const user = auth ? await auth.user(request).catch(() => null) : null;
+  const user = auth ? await identityOf(auth, request, context).user().catch(() => null) : null;
   return { ...(context.signals ?? NO_SESSION), userId: user?.id ?? null };
 }
 

@@ -1,10 +1,11 @@
+import type { AppLoadContext } from "@remix-run/node";
 import { PickList } from "~/components/pick-list";
 import { services } from "~/registry.server";
 import type { Doc } from "~/search/engine";
 import { userMessageOf } from "~/search/errors";
 import { catalogField } from "~/search/catalog-fields";
 import { buildPickList, PICK_LIST_CAP, pickListOrderOf } from "~/search/pick-list-view";
-import { searchRequestOf } from "~/search/search-view";
+import { pageRequestOf } from "~/search/request";
 import { parseSearchParams, searchHref } from "~/search/state";
 import { requireUser } from "./sign-in.server";
 import { backupOf } from "./backup.server";
@@ -22,22 +23,21 @@ const BATCH = 100;
  * row up to PICK_LIST_CAP (docs/decisions/027). A document of its own without scripts, so it is
  * the same with JavaScript, without it and in lite mode, and the results page stays small.
  */
-export async function loadPickList(request: Request): Promise<Response> {
-  await requireUser(request);
+export async function loadPickList(request: Request, loadContext: AppLoadContext): Promise<Response> {
+  await requireUser(request, loadContext);
   const url = new URL(request.url);
   const { search: service, searchConfig: config } = services();
   const state = parseSearchParams(url.searchParams, config);
   const order = pickListOrderOf(url.searchParams);
   // In walking order the engine is asked by stock locator, so a list past the cap holds the crib's first aisles, not the best matches.
-  const sort = order === "walk" ? { field: LOCATOR_FIELD, direction: "asc" as const } : undefined;
-  const requestId = requestIdOf(request);
+  const asked = order === "walk" ? { ...state, sort: { field: LOCATOR_FIELD, direction: "asc" as const } } : state;
+  const requestId = requestIdOf(request, loadContext);
   const docs: Doc[] = [];
   let total = 0;
   let backup: string | null = null;
   try {
     for (let start = 0; start < PICK_LIST_CAP; start += BATCH) {
-      const page = { ...searchRequestOf(state, config), ...(sort ? { sort } : {}), start, rows: Math.min(BATCH, PICK_LIST_CAP - start), facetFields: [], highlight: false };
-      const answer = await service.search(page, { requestId, signal: request.signal });
+      const answer = await service.search(pageRequestOf(asked, start, Math.min(BATCH, PICK_LIST_CAP - start)), { requestId, signal: request.signal });
       total = answer.value.total;
       docs.push(...answer.value.docs);
       backup ??= backupOf(answer);

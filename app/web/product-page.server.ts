@@ -1,4 +1,4 @@
-import { json } from "@remix-run/node";
+import { json, type AppLoadContext } from "@remix-run/node";
 import { pageContext } from "~/web/http.server";
 import { services } from "~/registry.server";
 import type { Doc, RequestContext } from "~/search/engine";
@@ -9,6 +9,7 @@ import { externalUrlOf, imageOf, specificationOf, titleOf } from "~/search/produ
 import { EMPTY_STATE, goToPage, parseSearchParams, searchHref } from "~/search/state";
 import { shellFromBack } from "~/search/page-shell";
 import { listQueryOf } from "~/search/query/number-jump";
+import { pageRequestOf } from "~/search/request";
 import { requireUser } from "./sign-in.server";
 import { backParam } from "./bom-pages.server";
 import { backupOf } from "./backup.server";
@@ -40,11 +41,7 @@ async function neighboursOf(
   const { search: service, searchConfig: config } = services();
   const state = parseSearchParams(new URL(back, "http://x").searchParams, config);
   const start = Math.max(0, position - 1);
-  const answer = await service.search(
-    { q: state.q, within: state.within, filters: state.filters, sort: state.sort, start, rows: 3, facetFields: [], highlight: false },
-    context,
-    source,
-  );
+  const answer = await service.search(pageRequestOf(state, start, 3), context, source);
   const docs = answer.value.docs;
   const at = docs.findIndex((d) => d.id === product.id);
   if (at < 0 || start + at !== position) return none;
@@ -77,14 +74,14 @@ function withParam(params: URLSearchParams, name: string, value: string): URLSea
 }
 
 /** /product/{id or item number}: the item, its neighbours in the search it came from, its links; its view and result click. */
-export async function loadProductPage(request: Request, rawId: string | undefined) {
-  await requireUser(request);
+export async function loadProductPage(request: Request, loadContext: AppLoadContext, rawId: string | undefined) {
+  await requireUser(request, loadContext);
   const url = new URL(request.url);
   const back = backParam(url);
   const id = (rawId ?? "").trim();
   if (!id) throw json({ message: "Product ID not provided", back }, { status: 400 });
   if (!isItemKey(id)) throw json({ message: "Product not found", back }, { status: 404 });
-  const context = pageContext(request);
+  const context = pageContext(request, loadContext);
   const { search: service, searchConfig, config } = services();
   let product;
   let degraded: boolean;

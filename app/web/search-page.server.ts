@@ -1,4 +1,4 @@
-import { json, redirect, type TypedResponse } from "@remix-run/node";
+import { json, redirect, type TypedResponse, type AppLoadContext } from "@remix-run/node";
 import { buildExportDialog, exportScopeOf, isViewParam } from "~/export/export-dialog.server";
 import { pageContext } from "~/web/http.server";
 import { services } from "~/registry.server";
@@ -11,7 +11,8 @@ import { pickListHref } from "~/search/pick-list-view";
 import { PLAIN_SHELL, resultsShell } from "~/search/page-shell";
 import type { SearchConfig } from "~/search/search-config";
 import { totalPages } from "~/search/pager";
-import { buildSearchView, facetTermsOf, searchRequestOf, widerSearchOf } from "~/search/search-view";
+import { countRequestOf, pageRequestOf, resultsRequestOf } from "~/search/request";
+import { buildSearchView, widerSearchOf } from "~/search/search-view";
 import type { Answer } from "~/search/service";
 import { EMPTY_STATE, goToPage, normalizeQuery, parseSearchParams, searchHref, serializeSearchState, withQuery, type SearchState } from "~/search/state";
 import { requireUser } from "./sign-in.server";
@@ -59,6 +60,15 @@ function exportMenuOf(state: SearchState, config: SearchConfig, shown: number, t
   return { allHref: href("all"), pageHref: href("page"), shown, total };
 }
 
+
+/** Facet search terms typed without JavaScript: `facet-<key>=term`. */
+function facetTermsOf(params: URLSearchParams): Record<string, string> {
+  const terms: Record<string, string> = {};
+  for (const [name, value] of params) {
+    if (name.startsWith("facet-") && value.trim()) terms[name.slice("facet-".length)] = value.trim().slice(0, 100);
+  }
+  return terms;
+}
 
 /** The usage signals of a search (and of the facet click that led to it); with Fusion's query id when Fusion answered. */
 function searchSignals(request: Request, state: SearchState, answer: Answer<SearchResponse>, queryId: string | undefined): SignalInput[] {
@@ -129,7 +139,7 @@ async function widerSearch(request: Request, state: SearchState, config: SearchC
   if (state.filters.length === 0) return null;
   const count = (of: SearchState) =>
     services()
-      .search.search({ ...searchRequestOf(of, config), start: 0, rows: 0, facetFields: [], highlight: false }, { requestId, signal: request.signal })
+      .search.search(countRequestOf(of), { requestId, signal: request.signal })
       .then((answer) => answer.value, () => null);
   const unfiltered = await count({ ...state, filters: [] });
   if (!unfiltered) return null;
@@ -191,7 +201,7 @@ async function exportDialogOf(url: URL, state: SearchState, answer: Answer<Searc
   const previewDocs =
     scope === "page" || state.page === 1
       ? answer.value.docs
-      : (await service.search({ ...searchRequestOf(state, config), start: 0, rows: 3, facetFields: [], highlight: false }, { requestId })).value.docs;
+      : (await service.search(pageRequestOf(state, 0, 3), { requestId })).value.docs;
   const backupText = exportBackupText();
   return buildExportDialog({
     params: url.searchParams,
@@ -243,8 +253,8 @@ function failedSearchPage(error: unknown, url: URL, request: Request, requestId:
 }
 
 /** Loads a search results page from its URL, with its usage signals: the search route and the home page share it. */
-export async function loadSearchPage(request: Request, options: { home?: boolean } = {}) {
-  await requireUser(request);
+export async function loadSearchPage(request: Request, loadContext: AppLoadContext, options: { home?: boolean } = {}) {
+  await requireUser(request, loadContext);
   const url = new URL(request.url);
   const whereUsed = url.searchParams.get("where-used")?.trim();
   if (whereUsed) throw redirect(whereUsedPath(whereUsed));
@@ -254,14 +264,14 @@ export async function loadSearchPage(request: Request, options: { home?: boolean
   const numbers = options.home ? null : numberListOf(parsed, url.searchParams);
   const state: SearchState = numbers ? { ...parsed, rows: 100 } : parsed;
   // One deadline for the page's calls to the platform: the number's look-up and the search.
-  const context = pageContext(request);
+  const context = pageContext(request, loadContext);
   const requestId = context.requestId;
   const jump = options.home ? null : await redirectFirst(request, url, parsed, config, context);
   if (jump) return jump;
   const started = performance.now();
   try {
     const listed = numbers ? await lookUpNumbers(numbers, context) : null;
-    const answer = listed?.answer ?? (await service.search(searchRequestOf(state, config), context));
+    const answer = listed?.answer ?? (await service.search(resultsRequestOf(state, config), context));
     const { total } = answer.value;
     const pages = totalPages(total, state.rows);
     // A page past the end shows the last page rather than an empty page with a wrong count.

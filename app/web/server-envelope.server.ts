@@ -1,5 +1,4 @@
-import { randomUUID } from "node:crypto";
-import { REQUEST_TOKEN_HEADER } from "~/auth/auth.server";
+import { parse } from "cookie";
 import { getConfig } from "~/config.server";
 import { configureLog, log, routeConsoleToLog } from "~/lib/log.server";
 import { scrape } from "~/lib/metrics.server";
@@ -7,7 +6,7 @@ import { RateLimits } from "~/lib/rate-limits.server";
 import { inTrace, traceOf, type Trace } from "~/lib/trace.server";
 import { prepareServices, services } from "~/registry.server";
 import { HOME_PATH } from "~/search/paths";
-import { requestIdOf } from "./http.server";
+import { requestIdFrom } from "./http.server";
 import { chargesOf, createEnvelope, crossSiteAllowance, overLimit, refusalResponse, type EnvelopeRequest, type LimitKind, type Verdict } from "./envelope.server";
 import { recordRequest, type RequestRecord } from "./operations.server";
 import { beginDrain, markPrepared, startProbes } from "./probes.server";
@@ -18,11 +17,15 @@ import { signalSession } from "./page-signals.server";
 class SessionUsers {
   private readonly known = new Map<string, { user: string | null; at: number }>();
 
-  constructor(private readonly lookUp: (cookie: string) => Promise<string | null>) {}
+  constructor(
+    /** The sign-in cookie's name (`crib-session`, `__Host-crib-session` on HTTPS). */
+    private readonly name: string,
+    private readonly lookUp: (cookie: string) => Promise<string | null>,
+  ) {}
 
   async of(cookie: string | undefined): Promise<string | null> {
-    if (!cookie || !/crib-session=/.test(cookie)) return null;
-    const value = /(?:^|;\s*)(?:__Host-)?crib-session=([^;]*)/.exec(cookie)?.[1];
+    if (!cookie) return null;
+    const value = parse(cookie)[this.name];
     if (!value) return null;
     const now = Date.now();
     const hit = this.known.get(value);
@@ -60,7 +63,7 @@ export function serverEnvelope() {
     // gets about that many times the allowance); sign-ins and beacons count once for all.
     { perReplica: ["requests"] },
   );
-  const users = auth ? new SessionUsers((cookie) => auth.userIdOf(cookie)) : null;
+  const users = auth ? new SessionUsers(auth.sessionCookie.name, (cookie) => auth.userIdOf(cookie)) : null;
 
   return {
     /** Express's `trust proxy`: which proxies' X-Forwarded-For names the client. */
@@ -77,7 +80,7 @@ export function serverEnvelope() {
         const value = headers[name];
         return Array.isArray(value) ? value[0] : value;
       };
-      return { requestId: requestIdOf(new Request("http://portal.invalid/", { headers: { "x-request-id": one("x-request-id") ?? "" } })), trace: traceOf(one("traceparent")) };
+      return { requestId: requestIdFrom(one("x-request-id")), trace: traceOf(one("traceparent")) };
     },
     /** Runs the rest of a request's handling in its trace: calls it makes to Fusion and the identity provider carry it. */
     inTrace,
@@ -86,8 +89,6 @@ export function serverEnvelope() {
     /** The metrics of this process, in Prometheus's text format. */
     metrics: scrape,
     async check(request: EnvelopeRequest): Promise<Verdict> {
-      // Only this server names a request's token (admit below); a client's is dropped.
-      delete request.headers[REQUEST_TOKEN_HEADER];
       const verdict = verdictOf(request);
       if (verdict.refusal || verdict.charges.length === 0) return verdict;
       const cookie = request.headers.cookie;
@@ -96,14 +97,14 @@ export function serverEnvelope() {
       return { ...(refusal ? overLimit(verdict, refusal.kind, refusal.retryAfterSeconds) : verdict), user };
     },
     /**
-     * What the app is handed with a request the envelope let through: the request's own token (a
-     * header, which auth reads), the visitor's usage-signals session for the load context, its
-     * cookie read once here (signals.server.ts), and the signals cookie of a first visit.
+     * What the app is handed with a request the envelope let through, for the load context: the
+     * request's sign-in (looked up once, when a loader first asks), the visitor's usage-signals
+     * session, its cookie read once here (signals.server.ts), and the signals cookie of a first visit.
      */
     admit(headers: EnvelopeRequest["headers"], client: string) {
       const cookie = Array.isArray(headers.cookie) ? headers.cookie.join("; ") : headers.cookie;
       const { session, setCookie } = signalSession(cookie, client);
-      return { requestHeaders: { [REQUEST_TOKEN_HEADER]: randomUUID() }, signals: session, setCookie };
+      return { identity: auth?.identityOf(cookie ?? null), signals: session, setCookie };
     },
     refuse(request: EnvelopeRequest, verdict: Verdict, requestId: string): Response {
       return refusalResponse(request, verdict, requestId, (message, status) => problemPage(message, status, { backHref: HOME_PATH }));

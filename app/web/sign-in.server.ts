@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { json, redirect } from "@remix-run/node";
-import type { Auth } from "~/auth/auth.server";
+import { json, redirect, type AppLoadContext } from "@remix-run/node";
+import type { Auth, RequestIdentity } from "~/auth/auth.server";
 import { SessionStoreUnavailable } from "~/auth/guarded-session-store.server";
 import { AuthError, IdpUnavailableError, NOT_ANSWERING, refusalFields } from "~/auth/oidc.server";
 import type { User } from "~/auth/user";
@@ -33,15 +33,24 @@ const RETRY_AFTER_SECONDS = "30";
  * error envelope for the API): the person did nothing wrong, and nobody sees the generic error
  * page. The store's failure is logged once by the store (store-health), not per request.
  */
-async function guarded<T>(request: Request, work: Promise<T>, api = false): Promise<T> {
+async function guarded<T>(request: Request, context: AppLoadContext, work: Promise<T>, api = false): Promise<T> {
   try {
     return await work;
   } catch (error) {
     if (!(error instanceof SessionStoreUnavailable)) throw error;
-    const headers = { "Cache-Control": "no-store", "Retry-After": RETRY_AFTER_SECONDS, "X-Request-ID": requestIdOf(request) };
-    if (api) throw new Response(JSON.stringify({ error: { message: SIGN_IN_UNAVAILABLE, status: 503, requestId: requestIdOf(request) } }), { status: 503, headers: { ...headers, "Content-Type": "application/json; charset=utf-8" } });
+    const headers = { "Cache-Control": "no-store", "Retry-After": RETRY_AFTER_SECONDS, "X-Request-ID": requestIdOf(request, context) };
+    if (api) throw new Response(JSON.stringify({ error: { message: SIGN_IN_UNAVAILABLE, status: 503, requestId: requestIdOf(request, context) } }), { status: 503, headers: { ...headers, "Content-Type": "application/json; charset=utf-8" } });
     throw json({ message: SIGN_IN_UNAVAILABLE }, { status: 503, headers });
   }
+}
+
+/**
+ * The request's sign-in: the one scripts/server.mjs handed over in the load context, looked up once
+ * for all of the request's loaders, or one of its own for a request that did not come through the
+ * server (`remix dev`, a test calling a loader).
+ */
+export function identityOf(auth: Auth, request: Request, context: AppLoadContext): RequestIdentity {
+  return context.identity ?? auth.identityOf(request.headers.get("Cookie"));
 }
 
 /** Where a page request goes to sign in: `/login?returnTo=<this page>`. */
@@ -54,31 +63,31 @@ function loginHref(request: Request): string {
  * The signed-in user of a protected page; without a session the page answers a redirect to sign
  * in that comes back to it. Null when sign-in is off.
  */
-export async function requireUser(request: Request): Promise<User | null> {
+export async function requireUser(request: Request, context: AppLoadContext): Promise<User | null> {
   const { auth } = services();
   if (!auth) return null;
-  const user = await guarded(request, auth.user(request));
+  const user = await guarded(request, context, identityOf(auth, request, context).user());
   if (!user) throw redirect(loginHref(request));
   return user;
 }
 
 /** The API's guard: 401 in the `{"error": …}` wrapper, no redirect. */
-export async function requireApiUser(request: Request): Promise<User | null> {
+export async function requireApiUser(request: Request, context: AppLoadContext): Promise<User | null> {
   const { auth } = services();
   if (!auth) return null;
-  const user = await guarded(request, auth.user(request), true);
+  const user = await guarded(request, context, identityOf(auth, request, context).user(), true);
   if (user) return user;
-  throw new Response(JSON.stringify({ error: { message: "Authentication required", status: 401, requestId: requestIdOf(request) } }), {
+  throw new Response(JSON.stringify({ error: { message: "Authentication required", status: 401, requestId: requestIdOf(request, context) } }), {
     status: 401,
-    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "X-Request-ID": requestIdOf(request) },
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "X-Request-ID": requestIdOf(request, context) },
   });
 }
 
 /** What every page's layout needs: whether sign-in is on, who is signed in, the forms' CSRF token. */
-export async function loadSignInState(request: Request) {
+export async function loadSignInState(request: Request, context: AppLoadContext) {
   const { auth } = services();
   if (!auth) return { ssoEnabled: false, user: null, csrf: null };
-  const session = await guarded(request, auth.session(request));
+  const session = await guarded(request, context, identityOf(auth, request, context).session());
   return {
     ssoEnabled: true,
     user: session ? { name: session.record.user.name, email: session.record.user.email } : null,
@@ -91,8 +100,8 @@ function csrfToken(auth: Auth, sessionId: string): string {
 }
 
 /** A form of this session (`csrf`), posted from this site; anything else is refused with 403. */
-async function checkCsrf(request: Request, auth: Auth, form: FormData): Promise<string | null> {
-  const session = await guarded(request, auth.session(request));
+async function checkCsrf(request: Request, context: AppLoadContext, auth: Auth, form: FormData): Promise<string | null> {
+  const session = await guarded(request, context, identityOf(auth, request, context).session());
   if (!session) return null;
   const given = Buffer.from(String(form.get("csrf") ?? ""));
   const expected = Buffer.from(csrfToken(auth, session.id));
@@ -112,12 +121,12 @@ const returnPath = (value: string | null | undefined) => safePath(value, HOME_PA
  * (`Sec-Fetch-Site: cross-site`) it shows the sign-in page and its button instead, so that no
  * other site can start flows in a person's name and spend their allowance.
  */
-export async function loadLogin(request: Request) {
+export async function loadLogin(request: Request, context: AppLoadContext) {
   const { auth } = services();
   const url = new URL(request.url);
   const returnTo = url.searchParams.get("returnTo");
   if (!auth) throw redirect(HOME_PATH);
-  if (await guarded(request, auth.user(request))) throw redirect(returnPath(returnTo));
+  if (await guarded(request, context, identityOf(auth, request, context).user())) throw redirect(returnPath(returnTo));
   if (returnTo === null && url.searchParams.get("start") === null) {
     if (request.headers.get("Sec-Fetch-Site") === "cross-site") return json({ error: null, detail: null }, { headers: { "Cache-Control": "no-store" } });
     throw redirect(`${LOGIN_PATH}?start=1`, { headers: { "Cache-Control": "no-store" } });
@@ -129,7 +138,7 @@ export async function loadLogin(request: Request) {
     headers.set("Cache-Control", "no-store");
     return new Response(null, { status: 302, headers });
   } catch (error) {
-    log.error({ requestId: requestIdOf(request), reason: describe(error), ...refusalFields(error) }, "Sign-in could not start");
+    log.error({ requestId: requestIdOf(request, context), reason: describe(error), ...refusalFields(error) }, "Sign-in could not start");
     // Spec §8's text, and why when the provider is not answering.
     const detail = error instanceof IdpUnavailableError ? NOT_ANSWERING : null;
     return json({ error: LOGIN_FAILED, detail }, { status: 503, headers: { "Cache-Control": "no-store" } });
@@ -151,7 +160,7 @@ function clearStateCookies(request: Request, auth: Auth): string[] {
  * /callback: the provider's answer. Success starts a new session and goes where the user was
  * going; every failure shows the failure screen and starts no session.
  */
-export async function loadCallback(request: Request) {
+export async function loadCallback(request: Request, context: AppLoadContext) {
   const { auth } = services();
   if (!auth) throw redirect(HOME_PATH);
   const headers = new Headers({ "Cache-Control": "no-store" });
@@ -159,6 +168,8 @@ export async function loadCallback(request: Request) {
   headers.append("Set-Cookie", await auth.returnCookie.serialize("", { maxAge: 0 }));
   try {
     const { user, tokens, providerSid } = await auth.oidc.finishSignIn(request);
+    // The request's sign-in is another from here on.
+    context.identity?.forget();
     for (const cookie of await auth.begin(user, tokens, request, providerSid)) headers.append("Set-Cookie", cookie);
     const returnTo: unknown = await auth.returnCookie.parse(request.headers.get("Cookie"));
     headers.set("Location", returnPath(typeof returnTo === "string" ? returnTo : null));
@@ -167,7 +178,7 @@ export async function loadCallback(request: Request) {
     // A session that could not be stored is the portal's failure, not the person's sign-in's.
     if (error instanceof SessionStoreUnavailable) return json({ message: SIGN_IN_UNAVAILABLE }, { status: 503, headers });
     const message = error instanceof AuthError ? error.message : "Authentication failed. Please try again.";
-    log.warn({ requestId: requestIdOf(request), reason: describe(error), ...refusalFields(error) }, "Sign-in failed");
+    log.warn({ requestId: requestIdOf(request, context), reason: describe(error), ...refusalFields(error) }, "Sign-in failed");
     // Not answering is no refusal: 503, the way a proxy or a monitor tells the two apart.
     return json({ message }, { status: error instanceof IdpUnavailableError ? 503 : 401, headers });
   }
@@ -180,12 +191,14 @@ export async function loadCallback(request: Request) {
  * logout that skipped the provider would let the next person at a shared terminal sign in without
  * a password. The provider sends the browser back to the signed-out page.
  */
-export async function logout(request: Request) {
+export async function logout(request: Request, context: AppLoadContext) {
   const { auth, config } = services();
   if (!auth) throw redirect("/");
   const form = await readForm(request);
   try {
-    await checkCsrf(request, auth, form);
+    await checkCsrf(request, context, auth, form);
+    // The request's sign-in is another from here on.
+    context.identity?.forget();
     const { idToken, refreshToken, setCookies } = await auth.end(request);
     const headers = new Headers({ "Cache-Control": "no-store" });
     for (const cookie of setCookies) headers.append("Set-Cookie", cookie);
@@ -193,13 +206,13 @@ export async function logout(request: Request) {
     const atProvider = await auth.oidc
       .endSessionUrl({ idToken, postLogoutRedirectUri: `${config.appUrl}${SIGNED_OUT_PATH}`, state: randomBytes(16).toString("base64url") })
       .catch((error: unknown) => {
-        log.warn({ requestId: requestIdOf(request), err: error }, "Logout at the identity provider skipped: its discovery could not be read");
+        log.warn({ requestId: requestIdOf(request, context), err: error }, "Logout at the identity provider skipped: its discovery could not be read");
         return null;
       });
     headers.set("Location", atProvider ?? SIGNED_OUT_PATH);
     return new Response(null, { status: 302, headers });
   } catch (error) {
-    throw logoutFailure(error, requestIdOf(request));
+    throw logoutFailure(error, requestIdOf(request, context));
   }
 }
 
@@ -224,7 +237,7 @@ export function logoutFailure(error: unknown, requestId: string): Response {
  * that a user signed out there; every portal session of that user (or of that provider session)
  * ends, on every replica that shares the store. Answers 200, or 400 for a token that is not one.
  */
-export async function backchannelLogout(request: Request) {
+export async function backchannelLogout(request: Request, context: AppLoadContext) {
   const { auth } = services();
   const headers = { "Cache-Control": "no-store", "Content-Type": "application/json; charset=utf-8" };
   const refuse = (description: string) => new Response(JSON.stringify({ error: "invalid_request", error_description: description }), { status: 400, headers });
@@ -241,10 +254,10 @@ export async function backchannelLogout(request: Request) {
     const verified = await auth.oidc.verifyLogout(token);
     const ended = await auth.endForProvider(verified);
     if (ended === null) {
-      log.warn({ requestId: requestIdOf(request), reason: "replayed" }, "Back-channel logout refused: the logout token was already used");
+      log.warn({ requestId: requestIdOf(request, context), reason: "replayed" }, "Back-channel logout refused: the logout token was already used");
       return refuse("The logout token was already used.");
     }
-    log.info({ requestId: requestIdOf(request), sessionsEnded: ended }, "Back-channel logout");
+    log.info({ requestId: requestIdOf(request, context), sessionsEnded: ended }, "Back-channel logout");
     return new Response(null, { status: 200, headers: { "Cache-Control": "no-store" } });
   } catch (error) {
     // Not stored is not done: a 5xx makes the provider send the logout again.
@@ -252,7 +265,7 @@ export async function backchannelLogout(request: Request) {
       return new Response(JSON.stringify({ error: "temporarily_unavailable", error_description: "The sessions cannot be changed now; send the logout again." }), { status: 503, headers: { ...headers, "Retry-After": RETRY_AFTER_SECONDS } });
     }
     const message = error instanceof AuthError ? error.message : "The logout token could not be verified.";
-    log.warn({ requestId: requestIdOf(request), reason: describe(error) }, "Back-channel logout refused");
+    log.warn({ requestId: requestIdOf(request, context), reason: describe(error) }, "Back-channel logout refused");
     return refuse(message);
   }
 }

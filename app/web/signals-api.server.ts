@@ -25,7 +25,7 @@ function isSameSite(request: Request): boolean {
  * (a client cannot name either), once per event id.
  */
 export function signalsApi(request: Request, context: AppLoadContext) {
-  return handleApi(request, async ({ requestId }) => {
+  return handleApi(request, context, async ({ requestId }) => {
     if (request.method !== "POST") return apiError("Signals are sent with POST.", 405, requestId);
     // The envelope refuses cross-site posts before the app; this holds without it too.
     if (!isSameSite(request)) return apiError("Signals are accepted from this site's pages only.", 403, requestId);

@@ -8,8 +8,10 @@
  * so the projects never wait for each other; within a project the tests share them, so they run one
  * after the other (fullyParallel: false), and every test ends with the stand-in running.
  */
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 import type { FusionRig } from "../../playwright.config";
+import { TYPEAHEAD } from "../../app/components/use-suggestions";
+import { expect, test } from "./fixtures";
 import { findBomHead, waitForReact } from "./helpers";
 
 type Fault = { kind: "none" } | { kind: "status"; status: number } | { kind: "reset" } | { kind: "hang" } | { kind: "latency"; ms: number };
@@ -269,7 +271,7 @@ test("a hanging Fusion is asked until the breaker opens, then no page asks it", 
   expect(early, "requests that reached Fusion before the breaker's retry time").toEqual([]);
 });
 
-test("type-ahead, switched on, suggests from Fusion as one types; arrows and Enter search for one", async ({ page, request, javaScriptEnabled }) => {
+test("type-ahead, switched on, suggests from Fusion as one types; arrows and Enter search for one", async ({ page, request, javaScriptEnabled, consoleErrors }) => {
   // Skipped in the no-JavaScript project on purpose: the suggestions list exists only with JavaScript.
   test.skip(!javaScriptEnabled, "type-ahead is drawn by JavaScript; without it the box is the plain search form the other tests use");
   const asked: string[] = [];
@@ -279,15 +281,18 @@ test("type-ahead, switched on, suggests from Fusion as one types; arrows and Ent
     if (r.url().includes("/api/suggestions")) asked.push(new URL(r.url()).searchParams.get("q") ?? "");
     if (r.method() === "POST" && new URL(r.url()).pathname === "/api/signals") sent.push(...(r.postDataJSON() as { signals: typeof sent }).signals);
   });
+  // The page's clock is Playwright's, so the test can run it past the type-ahead's wait at once.
+  await page.clock.install();
   await page.goto("/crib-search");
   const box = page.getByLabel("Search the catalogue");
   await box.click();
   await expect(box).toHaveAttribute("role", "combobox");
   await expect(box).toHaveAttribute("aria-expanded", "false");
 
-  // One character asks for nothing (at least 2, spec §4).
+  // One character asks for nothing (at least 2, spec §4): with the wait after it run out, the only
+  // request is the one for the second character's "WR", and one for "W" would have come before it.
   await box.pressSequentially("W");
-  await page.waitForTimeout(700);
+  await page.clock.runFor(TYPEAHEAD.delayMs);
   expect(asked).toEqual([]);
   await box.pressSequentially("R", { delay: 50 });
   const list = page.getByRole("listbox", { name: "Suggestions" });
@@ -322,6 +327,7 @@ test("type-ahead, switched on, suggests from Fusion as one types; arrows and Ent
   await expect(page.getByText("No suggestions found")).toBeHidden();
   await expect(box).toHaveAttribute("aria-expanded", "false");
   await page.route("**/api/suggestions**", (route) => route.abort());
+  consoleErrors.expect(/^console\.error: Failed to load resource: net::ERR_FAILED \(\S+\/api\/suggestions\?/);
   await box.pressSequentially("X", { delay: 20 });
   await expect(page.getByText("Failed to load suggestions")).toBeVisible();
 

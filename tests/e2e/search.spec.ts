@@ -2,7 +2,9 @@
  * The search page: header search, redirects, the results table, the empty state and recent
  * searches. Each test runs with and without JavaScript, with the same assertions.
  */
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { TYPEAHEAD } from "../../app/components/use-suggestions";
+import { expect, test } from "./fixtures";
 import {
   expectBoxQuery,
   apiSearch,
@@ -45,11 +47,18 @@ test.describe("header search", () => {
     page.on("request", (r) => {
       if (r.url().includes("/api/suggestions")) asked.push(r.url());
     });
+    // The page's clock is Playwright's, so the test can run it past the type-ahead's wait at once.
+    await page.clock.install();
     await openSearch(page, testInfo, HOME_PATH);
     const box = headerSearch(page);
     await box.click();
     await box.pressSequentially("WR55", { delay: 50 });
-    await page.waitForTimeout(800);
+    // Any timer the typing set for suggestions is due now; then a search, whose request follows any
+    // request for suggestions those timers made.
+    await page.clock.runFor(TYPEAHEAD.delayMs);
+    const searched = page.waitForRequest((r) => r.url().includes("WR55") && !r.url().includes("/api/suggestions"));
+    await box.press("Enter");
+    await searched;
     expect(asked).toEqual([]);
     await expect(page.getByRole("listbox")).toHaveCount(0);
     await expect(page.getByRole("combobox", { name: "Search the catalogue" })).toHaveCount(0);

@@ -3,6 +3,8 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { BELOW_MINIMUM, STOCK_LEVEL_FIELD } from "../../app/search/catalog-fields";
+import { buildQuery, filterQueries } from "../../app/search/engines/fusion/query-builder";
 import { BOM_SORT_FIELDS, HL_POST, HL_PRE } from "../../app/search/engine";
 import { FusionEngine } from "../../app/search/engines/fusion/fusion-engine.server";
 import { DEFAULT_SEARCH_CONFIG } from "../../app/search/search-config";
@@ -189,6 +191,19 @@ describe("query profile", () => {
     expect(statusSum).toBeLessThanOrEqual(a!.count);
     const two = await search([["q", "*:*"], ["rows", "0"], ["fq", include("org_code_s", [a!.val, b!.val])]]);
     expect(two.body.response.numFound).toBe(a!.count + b!.count);
+  });
+
+  it("answers the client's stock level range: the filter, its exclusion and the query facet's count", async () => {
+    const range = (type: "include" | "exclude") => filterQueries([{ field: STOCK_LEVEL_FIELD, value: BELOW_MINIMUM, type }], DEFAULT_SEARCH_CONFIG)[0]!;
+    const facetParam = JSON.parse(buildQuery({ q: "", within: [], filters: [], sort: null, start: 0, rows: 0, facetFields: [STOCK_LEVEL_FIELD] }, DEFAULT_SEARCH_CONFIG).get("json.facet")!);
+    const all = await search([["q", "*:*"], ["rows", "0"], ["json.facet", JSON.stringify(facetParam)]]);
+    const below = all.body.facets[STOCK_LEVEL_FIELD].count as number;
+    expect(below).toBeGreaterThan(0);
+    const only = await search([["q", "*:*"], ["rows", String(ITEMS)], ["fq", range("include")]]);
+    expect(only.body.response.numFound).toBe(below);
+    expect(only.body.response.docs.every((d: any) => d.attribute_quantity_on_hand_i < d.attribute_org_min_stock_level_i)).toBe(true);
+    const rest = await search([["q", "*:*"], ["rows", "0"], ["fq", range("exclude")]]);
+    expect(rest.body.response.numFound).toBe(ITEMS - below);
   });
 
   it("applies an exclude filter", async () => {
@@ -662,8 +677,11 @@ describe("faults", () => {
     await arrived(1);
     await roundTrip();
     expect(settled).toBe(false);
+    expect(standIn.held()).toEqual(standIn.requests);
     client.abort();
     await expect(hung).rejects.toThrow(/abort/i);
+    // Held no more once its connection is closed.
+    await vi.waitFor(() => expect(standIn.held()).toEqual([]), { timeout: 30_000, interval: 10 });
   });
 
   it("is steered over HTTP, and never faults / or /__control", async () => {
@@ -684,7 +702,7 @@ describe("faults", () => {
       () => "answered",
       () => "failed",
     );
-    for (let i = 0; i < 50 && other.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await vi.waitFor(() => expect(other.held()).toHaveLength(1), { timeout: 30_000, interval: 10 });
     expect(other.requests).toHaveLength(1);
     // Were the hanging socket left open, close() would wait for it for ever and the test time out.
     await other.close();

@@ -31,6 +31,8 @@ export interface TestIdp {
   hang(...paths: string[]): void;
   /** …and are answered again. */
   answer(...paths: string[]): void;
+  /** How many requests reached `path` so far, answered or hung. */
+  requestsTo(path: string): number;
   close(): Promise<void>;
 }
 
@@ -51,6 +53,22 @@ export interface IdpOptions {
 }
 
 export const DISCOVERY_PATH = "/.well-known/openid-configuration";
+
+/** An ID token made wrong in the way `mode` names, signed with the provider's key (or `other` for a bad signature). */
+async function tampered(token: string, mode: TamperMode, keys: { privateKey: CryptoKey; other: CryptoKey }): Promise<string> {
+  const claims = { ...decodeJwt(token) } as Record<string, unknown>;
+  const now = Math.floor(Date.now() / 1000);
+  if (mode === "issuer") claims.iss = "http://127.0.0.1:1/evil";
+  if (mode === "audience") claims.aud = "another-client";
+  if (mode === "nonce") claims.nonce = "not-the-nonce-of-this-sign-in";
+  if (mode === "no-nonce") delete claims.nonce;
+  if (mode === "expired") Object.assign(claims, { iat: now - 7200, exp: now - 3600 });
+  if (mode === "none") {
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    return `${part({ alg: "none", typ: "JWT" })}.${part(claims)}.`;
+  }
+  return new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: "test-key" }).sign(mode === "signature" ? keys.other : keys.privateKey);
+}
 
 export async function startIdp(options: IdpOptions): Promise<TestIdp> {
   const refreshTokens = options.refreshTokens ?? "offline_access";
@@ -101,7 +119,9 @@ export async function startIdp(options: IdpOptions): Promise<TestIdp> {
   provider.on("backchannel.success", (_ctx, client) => console.log(`Test IdP: back-channel logout sent to ${client.clientId}`));
 
   const hanging = new Set<string>();
+  const received = new Map<string, number>();
   provider.use(async (ctx, next) => {
+    received.set(ctx.path, (received.get(ctx.path) ?? 0) + 1);
     // oidc-provider keeps offline_access only with prompt=consent (OpenID Connect Core §11); Okta
     // and others do without. Adding it here makes the stand-in one of those.
     if (ctx.path === "/auth" && /\boffline_access\b/.test(String(ctx.query.scope ?? "")) && !ctx.query.prompt) {
@@ -113,23 +133,8 @@ export async function startIdp(options: IdpOptions): Promise<TestIdp> {
     if (ctx.path !== "/token" || !ctx.body || typeof ctx.body !== "object" || !("id_token" in ctx.body)) return;
     const body = ctx.body as { id_token: string };
     const mode = String(decodeJwt(body.id_token).sub ?? "").replace(/^tamper-/, "");
-    if ((TAMPER_MODES as readonly string[]).includes(mode)) body.id_token = await tampered(body.id_token, mode as TamperMode);
+    if ((TAMPER_MODES as readonly string[]).includes(mode)) body.id_token = await tampered(body.id_token, mode as TamperMode, { privateKey, other });
   });
-
-  async function tampered(token: string, mode: TamperMode): Promise<string> {
-    const claims = { ...decodeJwt(token) } as Record<string, unknown>;
-    const now = Math.floor(Date.now() / 1000);
-    if (mode === "issuer") claims.iss = "http://127.0.0.1:1/evil";
-    if (mode === "audience") claims.aud = "another-client";
-    if (mode === "nonce") claims.nonce = "not-the-nonce-of-this-sign-in";
-    if (mode === "no-nonce") delete claims.nonce;
-    if (mode === "expired") Object.assign(claims, { iat: now - 7200, exp: now - 3600 });
-    if (mode === "none") {
-      const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
-      return `${part({ alg: "none", typ: "JWT" })}.${part(claims)}.`;
-    }
-    return new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: "test-key" }).sign(mode === "signature" ? other : privateKey);
-  }
 
   const server = provider.listen(options.port, "127.0.0.1");
   await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
@@ -137,6 +142,7 @@ export async function startIdp(options: IdpOptions): Promise<TestIdp> {
     issuer,
     hang: (...paths) => paths.forEach((path) => hanging.add(path)),
     answer: (...paths) => paths.forEach((path) => hanging.delete(path)),
+    requestsTo: (path) => received.get(path) ?? 0,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
+import { expectConsoleError } from "../support/console-guard";
 import { useTemporaryCatalog } from "./setup-catalog";
 
 // A catalogue file that is not a catalogue: the server must say it is not ready, not crash.
@@ -10,6 +11,9 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe("when the catalogue cannot be opened", () => {
   it("/api/ready answers 503 and searches answer 503 with the error envelope", async () => {
+    // The log says why, with the file's path, where the answer does not.
+    expectConsoleError(/not ready: Catalogue .* cannot be read: file is not a database/);
+    expectConsoleError('search unavailable: "The catalogue is not available yet"');
     const { loader: ready } = await import("~/routes/api.ready");
     const response = await ready({ request: new Request("http://localhost/api/ready"), params: {}, context: {} });
     expect(response.status).toBe(503);

@@ -52,6 +52,18 @@ describe("/api/search", () => {
     expect(excluded.body.data.numFound).toBe(600 - org.count);
   });
 
+  it("filters and counts by the stock level, by key or name, as the product backend is asked", async () => {
+    const all = await call("search", "?rows=0&facets=stock_level");
+    const [below] = all.body.data.facets.find((f: { field: string }) => f.field === "stock_level_s").values;
+    expect(below.value).toBe("Below minimum");
+    const only = (type: string, name = "stock_level") => encodeURIComponent(JSON.stringify({ [name]: [{ value: "Below minimum", type }] }));
+    const { body } = await call("search", `?rows=100&filters=${only("include")}`);
+    expect(body.data.numFound).toBe(below.count);
+    expect(body.data.docs.every((d: Record<string, number>) => d.attribute_quantity_on_hand_i! < d.attribute_org_min_stock_level_i!)).toBe(true);
+    const rest = await call("search", `?rows=0&filters=${only("exclude", "stock_level_s")}`);
+    expect(rest.body.data.numFound).toBe(600 - below.count);
+  });
+
   it("sorts by the backend rule", async () => {
     const { body } = await call("search", "?rows=50&sort=org_code");
     const codes = body.data.docs.map((d: { org_code_s?: string }) => d.org_code_s ?? "~");

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import Papa from "papaparse";
 import { afterAll, expect, it, vi } from "vitest";
 import { services } from "~/registry.server";
-import { bomBatches, loadBomExport, loadWhereUsedExport } from "~/web/exports.server";
+import { loadBomExport } from "~/web/exports.server";
 import { answerOf } from "~/web/page-signals.server";
 import { useTemporaryCatalog } from "./setup-catalog";
 
@@ -29,7 +29,7 @@ async function busyBom(): Promise<{ item: string; records: number }> {
 
 it("writes at most EXPORT_CAP records", async () => {
   const { item, records } = await busyBom();
-  const response = answerOf(await loadBomExport(new Request(`http://localhost/bom/${encodeURIComponent(item)}/export.csv?type=all`), item));
+  const response = answerOf(await loadBomExport(new Request(`http://localhost/bom/${encodeURIComponent(item)}/export.csv?type=all`), {}, item, "bom"));
   expect(response.status).toBe(200);
   const rows = Papa.parse<string[]>((await response.text()).replace(/^\uFEFF/, ""), { skipEmptyLines: true }).data;
   expect(records).toBeGreaterThan(CAP);
@@ -39,11 +39,11 @@ it("writes at most EXPORT_CAP records", async () => {
 it("reads in pages of the size asked, up to the limit, and stops when the client goes away", async () => {
   const { item } = await busyBom();
   const pages: number[] = [];
-  for await (const page of bomBatches({ itemNumber: item }, undefined, {}, CAP + 1, { pageSize: 2, pauseMs: 0 })) pages.push(page.length);
+  for await (const page of services().search.bomCursor({ itemNumber: item, limit: CAP + 1 }, {}, { pageSize: 2, pauseMs: 0 })) pages.push(page.length);
   expect(pages).toEqual([2, 2]);
 
   const controller = new AbortController();
-  const read = bomBatches({ itemNumber: item }, undefined, { signal: controller.signal }, 100, { pageSize: 1, pauseMs: 60_000 })[Symbol.asyncIterator]();
+  const read = services().search.bomCursor({ itemNumber: item, limit: 100 }, { signal: controller.signal }, { pageSize: 1, pauseMs: 60_000 })[Symbol.asyncIterator]();
   expect((await read.next()).done).toBe(false);
   const second = read.next();
   controller.abort();
@@ -65,7 +65,7 @@ async function usedItem(): Promise<{ item: string; uses: number }> {
 it("the Where Used export counts first (rows 0), then fetches exactly the total (details §7)", async () => {
   const { item, uses } = await usedItem();
   const bom = vi.spyOn(services().search, "bom");
-  const response = answerOf(await loadWhereUsedExport(new Request(`http://localhost/where-used/${encodeURIComponent(item)}/export.csv?type=asset`), item));
+  const response = answerOf(await loadBomExport(new Request(`http://localhost/where-used/${encodeURIComponent(item)}/export.csv?type=asset`), {}, item, "where-used"));
   expect(response.status).toBe(200);
   const rows = Papa.parse<string[]>((await response.text()).replace(/^\uFEFF/, ""), { skipEmptyLines: true }).data;
   expect(rows.length - 1).toBe(uses);

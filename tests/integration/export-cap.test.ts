@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 it("the dialog promises the cap, says so and asks first", async () => {
-  const response = answerOf(await loadSearchPage(new Request("http://localhost/crib-search/search?export=all")));
+  const response = answerOf(await loadSearchPage(new Request("http://localhost/crib-search/search?export=all"), {}));
   const { exportDialog } = (await response.json()) as unknown as { exportDialog: Record<string, unknown> };
   expect(exportDialog.records).toBe(100);
   expect(exportDialog.needsConfirmation).toBe(true);
@@ -30,13 +30,13 @@ it("the dialog promises the cap, says so and asks first", async () => {
 });
 
 it("an unconfirmed export over the cap goes back to the dialog's question", async () => {
-  const response = answerOf(await loadSearchExport(new Request("http://localhost/crib-search/export.csv?scope=all&fields=item_number")));
+  const response = answerOf(await loadSearchExport(new Request("http://localhost/crib-search/export.csv?scope=all&fields=item_number"), {}));
   expect(response.status).toBe(302);
   expect(response.headers.get("Location")).toContain("export-step=limit");
 });
 
 it("the confirmed export writes the first `cap` records the dialog promised", async () => {
-  const response = answerOf(await loadSearchExport(new Request("http://localhost/crib-search/export.csv?scope=all&fields=item_number&confirm=1")));
+  const response = answerOf(await loadSearchExport(new Request("http://localhost/crib-search/export.csv?scope=all&fields=item_number&confirm=1"), {}));
   expect(response.status).toBe(200);
   expect(response.headers.get("Content-Type")).toMatch(/^text\/csv/);
   const rows = Papa.parse((await response.text()).replace(/^\uFEFF/, ""), { header: true, skipEmptyLines: true }).data;
@@ -44,7 +44,7 @@ it("the confirmed export writes the first `cap` records the dialog promised", as
 });
 
 it("writes an export within the cap", async () => {
-  const response = answerOf(await loadSearchExport(new Request("http://localhost/crib-search/export.csv?scope=page&fields=item_number")));
+  const response = answerOf(await loadSearchExport(new Request("http://localhost/crib-search/export.csv?scope=page&fields=item_number"), {}));
   expect(response.status).toBe(200);
   expect(response.headers.get("Content-Type")).toMatch(/^text\/csv/);
 });

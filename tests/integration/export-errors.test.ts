@@ -45,7 +45,7 @@ describe("export failures", () => {
   it("a count that fails: 'Failed to get export estimate: {reason}' with the way back to the dialog and a retry", async () => {
     installBroken("estimate", false);
     const url = "http://localhost/crib-search/export.csv?q=pump&scope=all&fields=item_number";
-    const page = await problem(answerOf(await loadSearchExport(new Request(url))));
+    const page = await problem(answerOf(await loadSearchExport(new Request(url), {})));
     expect(page.status).toBe(503);
     expect(page.type).toMatch(/^text\/html/);
     expect(page.title).toBe("Failed to get export estimate: The catalogue is not available yet – Crib Search");
@@ -66,7 +66,7 @@ describe("export failures", () => {
         return HttpResponse.json({ responseHeader: { status: 0 }, response: { numFound: 3, start: 0, docs: [] } });
       }),
     );
-    const page = await problem(answerOf(await loadSearchExport(new Request("http://localhost/crib-search/export.csv?q=pump&scope=all"))));
+    const page = await problem(answerOf(await loadSearchExport(new Request("http://localhost/crib-search/export.csv?q=pump&scope=all"), {})));
     expect(page.status).toBe(503);
     expect(page.title).toBe("Export failed: Search failed – Crib Search");
     expect(page.html).not.toMatch(/solr|java\./i);
@@ -75,7 +75,7 @@ describe("export failures", () => {
   it("a BOM export when the platform and the backup both fail: the status's standard name, never Solr's text", async () => {
     installBroken("bom", true);
     server.use(http.get(`${BASE}/api/apps/parts/query/:profile`, () => HttpResponse.json({ error: { msg: SOLR_TEXT } }, { status: 503 })));
-    const page = await problem(answerOf(await loadBomExport(new Request("http://localhost/bom/ITEM-1/export.csv"), "ITEM-1")));
+    const page = await problem(answerOf(await loadBomExport(new Request("http://localhost/bom/ITEM-1/export.csv"), {}, "ITEM-1", "bom")));
     expect(page.status).toBe(503);
     expect(page.title).toBe("Export failed: HTTP 503: Service Unavailable – Crib Search");
     expect(page.html).toContain('href="/bom/ITEM-1/export.csv"');

@@ -91,20 +91,20 @@ const failures: [string, () => Response | Promise<Response>, string][] = [
 ];
 
 async function pageOf(query: string) {
-  const response = answerOf(await loadSearchPage(new Request(`http://localhost/crib-search/search${query ? `?q=${query}` : ""}`)));
+  const response = answerOf(await loadSearchPage(new Request(`http://localhost/crib-search/search${query ? `?q=${query}` : ""}`), {}));
   type PageData = { error: { message: string } | null; degraded: boolean; backup: string | null; view: { total: number } | null };
   return { status: response.status, data: (await response.json()) as PageData };
 }
 
 async function apiSearch(query: string) {
-  const response = await searchApi(new Request(`http://localhost/api/search?q=${query}&rows=5`));
+  const response = await searchApi(new Request(`http://localhost/api/search?q=${query}&rows=5`), {});
   return { status: response.status, body: await response.json() };
 }
 
 /** /api/health once the platform's health check, which runs in the background, has answered. */
 async function health() {
   for (const started = Date.now(); ; ) {
-    const data = (await (await healthApi(new Request("http://localhost/api/health"))).json()).data;
+    const data = (await (await healthApi(new Request("http://localhost/api/health"), {})).json()).data;
     if (data.engines.primary?.health.ok !== null || Date.now() - started > 20_000) return data;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -64,7 +64,7 @@ const rowsOf = async (response: Response) => (await response.text()).replace(/^\
 
 describe("a search export", () => {
   it("comes from the platform whose results the page showed", async () => {
-    const response = answerOf(await loadSearchExport(new Request(EXPORT)));
+    const response = answerOf(await loadSearchExport(new Request(EXPORT), {}));
     expect(response.status).toBe(200);
     expect(await rowsOf(response)).toEqual(FUSION_DOCS.map((d) => `"${d.item_number_s}"`));
     expect(response.headers.get("Content-Disposition")).toMatch(/filename="all-results-\d{4}-\d{2}-\d{2}\.csv"/);
@@ -72,19 +72,19 @@ describe("a search export", () => {
 
   it.each(["all", "cursor"] as const)("goes back to the dialog, which says so and offers the backup, when the platform fails (%s)", async (what) => {
     failing = what;
-    const response = answerOf(await loadSearchExport(new Request(EXPORT)));
+    const response = answerOf(await loadSearchExport(new Request(EXPORT), {}));
     expect(response.status).toBe(302);
     const dialogUrl = new URL(response.headers.get("Location")!, "http://localhost");
     expect(dialogUrl.searchParams.get("export-step")).toBe("backup");
 
-    const page = await answerOf(await loadSearchPage(new Request(dialogUrl))).json();
+    const page = await answerOf(await loadSearchPage(new Request(dialogUrl), {})).json();
     const dialog = page.exportDialog!;
     expect(dialog.step).toBe("backup");
     expect(dialog.backupNotice).toMatch(/^The search platform is not answering: this file would come from the backup catalogue of \d{1,2} [A-Z][a-z]+ \d{4}\.$/);
     expect(new URL(dialog.backupHref!, "http://localhost").searchParams.get("source")).toBe("backup");
     expect(new URL(dialog.exportHref, "http://localhost").searchParams.has("source")).toBe(false);
 
-    const file = answerOf(await loadSearchExport(new Request(new URL(dialog.backupHref!, "http://localhost"))));
+    const file = answerOf(await loadSearchExport(new Request(new URL(dialog.backupHref!, "http://localhost")), {}));
     expect(file.status).toBe(200);
     expect(file.headers.get("Content-Disposition")).toMatch(/filename="backup-all-results-\d{4}-\d{2}-\d{2}\.csv"/);
     const rows = await rowsOf(file);
@@ -94,7 +94,7 @@ describe("a search export", () => {
 
   it("from a page answered by the backup, comes from the backup and says so in the dialog", async () => {
     failing = "all";
-    const page = await answerOf(await loadSearchPage(new Request("http://localhost/crib-search/search?q=pump&export=all"))).json();
+    const page = await answerOf(await loadSearchPage(new Request("http://localhost/crib-search/search?q=pump&export=all"), {})).json();
     expect(page.degraded).toBe(true);
     expect(page.exportDialog!.backupNotice).toMatch(/^The search platform is not answering: this file would come from the backup catalogue/);
     expect(page.exportDialog!.hidden).toContainEqual(["source", "backup"]);
@@ -107,14 +107,14 @@ describe("an item's neighbours", () => {
     new Request(`http://localhost/product/${item}?${new URLSearchParams({ back: "/crib-search/search?q=pump", pos: "1", via: "result" })}`);
 
   it("come from the platform that answered the item", async () => {
-    const page = answerOf(await loadProductPage(opened("FUS-1"), "FUS-1"));
+    const page = answerOf(await loadProductPage(opened("FUS-1"), {}, "FUS-1"));
     expect(page.degraded).toBe(false);
     expect(page.neighbours).toMatchObject({ position: 1, total: 7, prev: { itemNumber: "FUS-0" }, next: { itemNumber: "FUS-2" } });
   });
 
   it("are none, not the backup's, when the platform fails after answering the item", async () => {
     failing = "neighbours";
-    const page = answerOf(await loadProductPage(opened("FUS-1"), "FUS-1"));
+    const page = answerOf(await loadProductPage(opened("FUS-1"), {}, "FUS-1"));
     expect(page.degraded).toBe(false);
     expect(page.neighbours).toEqual({ prev: null, next: null, position: null, total: null });
   });

@@ -10,6 +10,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLIENT_ID, CLIENT_SECRET, startIdp, type TestIdp } from "../idp/server";
+import { expectConsoleError } from "../support/console-guard";
 import { freePort } from "../processes";
 import { Browser, request, startHaproxy, startPostgres, startReplica, waitFor, type Balancer, type Postgres, type Replica } from "./rig";
 
@@ -22,6 +23,11 @@ function load(target: () => Promise<number>, clients: number) {
   });
   return {
     statuses,
+    /** Until `n` more answers have come from now on: the load ran that far. */
+    async more(n: number) {
+      const target = statuses.length + n;
+      await waitFor(async () => statuses.length >= target, 120_000, () => `${statuses.length} of ${target} answers under load`);
+    },
     async stop() {
       running = false;
       await Promise.all(loops);
@@ -66,7 +72,7 @@ describe("sign-in off: PostgreSQL stopped for seconds under load", () => {
 
   it("serves every page, stays ready, reports the store in health, and recovers when it is back", async () => {
     const pages = load(async () => (await request(`${balancer.url}/crib-search/search?q=pump`)).status, 4);
-    await sleep(1000);
+    await pages.more(40);
     postgres.halt();
     const readiness: number[] = [];
     const outageEnds = Date.now() + 6000;
@@ -79,7 +85,8 @@ describe("sign-in off: PostgreSQL stopped for seconds under load", () => {
     const resumed = Date.now();
     await waitFor(async () => (await Promise.all(replicas.map(health))).every((h) => h.shared?.ok === true), 30_000, () => "the replicas did not see PostgreSQL again");
     const recoveryMs = Date.now() - resumed;
-    await sleep(500);
+    // Pages after the store is back too.
+    await pages.more(20);
     const statuses = await pages.stop();
 
     console.log(`[outage, sign-in off] PostgreSQL stopped 6 s under 4 clients: ${statuses.length} requests, ${JSON.stringify(tally(statuses))}; readiness ${JSON.stringify(tally(readiness))}; health saw it back ${recoveryMs} ms after the restart`);
@@ -102,7 +109,8 @@ describe("sign-in off: PostgreSQL stopped for seconds under load", () => {
       const fresh = await startReplica(old.name, env(), old.port);
       replicas[i] = { ...fresh, output: () => log + fresh.output() };
     }
-    await sleep(1000);
+    // Pages from the two new replicas.
+    await pages.more(40);
     const statuses = await pages.stop();
     console.log(`[rolling restart, sign-in off] 2 replicas restarted one after the other under 4 clients in ${Date.now() - began} ms: ${statuses.length} requests, ${JSON.stringify(tally(statuses))}`);
     expect(exits).toEqual([0, 0]);
@@ -203,12 +211,13 @@ describe("sign-in on: PostgreSQL stopped and restarted", () => {
     const browser = new Browser();
     await browser.signIn(`${replica.url}/crib-search`);
     const pages = load(async () => (await browser.fetch(`${replica.url}/crib-search/search?q=valve`)).status, 3);
-    await sleep(1000);
+    await pages.more(30);
     const started = Date.now();
     postgres.halt();
     postgres.resume();
     const restartMs = Date.now() - started;
-    await sleep(2000);
+    // Pages through the restart and after it.
+    await pages.more(60);
     const statuses = await pages.stop();
     console.log(`[outage, sign-in on] PostgreSQL restarted (${restartMs} ms) under 3 signed-in clients: ${statuses.length} requests, ${JSON.stringify(tally(statuses))}`);
     expect(count(statuses, 500)).toBe(0);
@@ -221,7 +230,8 @@ describe("sign-in on: PostgreSQL stopped and restarted", () => {
   it("answers a back-channel logout it cannot store with 503, so the provider sends it again", async () => {
     const browser = new Browser();
     await browser.signIn(`${replica.url}/crib-search`);
-    // The provider's own logout sends the back-channel token while the store is away.
+    // The provider's own logout sends the back-channel token while the store is away, and says it failed.
+    expectConsoleError(/^Test IdP: back-channel logout to crib-search failed: .* got: 503 Service Unavailable/);
     postgres.halt();
     try {
       const confirm = await browser.follow(`${idp.issuer}/session/end?client_id=${CLIENT_ID}`);

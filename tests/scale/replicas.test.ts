@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureCatalog } from "~/search/engines/embedded/catalog-build.server";
-import { startStandIn, type StandIn } from "../fusion-stand-in/server";
+import { startStandIn, type RecordedRequest, type StandIn } from "../fusion-stand-in/server";
 import { CLIENT_ID, CLIENT_SECRET, startIdp, type TestIdp } from "../idp/server";
 import { freePort } from "../processes";
 import { Browser, request, startHaproxy, startPostgres, startReplica, waitFor, type Balancer, type Postgres, type Replica } from "./rig";
@@ -165,21 +165,42 @@ describe("rate limits behind the balancer", () => {
   });
 });
 
+/** Fusion's health check: its root, then a one-row query for everything (spec §7); the query is the one a hang holds. */
+function isHealthQuery(r: RecordedRequest): boolean {
+  const params = new URLSearchParams(r.params);
+  return params.get("q") === "*:*" && params.get("rows") === "1";
+}
+
 describe("probes", () => {
-  it("answer within a second while Fusion hangs, and name the replica and its catalogue", async () => {
+  it("answer while a health check of Fusion hangs, and name the replica and its catalogue", async () => {
     fusion.setFault({ kind: "hang" });
     try {
-      // Let a health check of Fusion start and hang.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // A probe starts a health check of Fusion when the last one is a few seconds old, without
+      // waiting for it: ask until the stand-in holds one unanswered.
+      await waitFor(
+        async () => {
+          await Promise.all(replicas.map((r) => request(`${r.url}/api/health`)));
+          return fusion.held().some(isHealthQuery);
+        },
+        60_000,
+        () => "no health check of Fusion reached the hanging stand-in",
+      );
+      const hung = fusion.held().find(isHealthQuery)!;
+      // Every probe answers while that check still hangs: none waits for Fusion.
+      const answeredWhileHung = async (url: string) => {
+        const answer = await request(url);
+        expect(fusion.held(), `${url} answered while Fusion's health check hung`).toContain(hung);
+        return answer;
+      };
       for (const base of [...replicas.map((r) => r.url), portal]) {
         for (const probe of ["/api/health", "/api/ready"]) {
-          const answer = await request(`${base}${probe}`, { timeoutMs: 1000 });
+          const answer = await answeredWhileHung(`${base}${probe}`);
           expect(answer.status, `${base}${probe}`).toBe(200);
         }
       }
-      const ready = JSON.parse((await request(`${replicas[0]!.url}/api/ready`, { timeoutMs: 1000 })).body).data;
+      const ready = JSON.parse((await answeredWhileHung(`${replicas[0]!.url}/api/ready`)).body).data;
       expect(ready).toMatchObject({ ready: true, replica: "a", catalogue: { items: 300, builtAt: expect.any(String) } });
-      const health = JSON.parse((await request(`${replicas[1]!.url}/api/health`, { timeoutMs: 1000 })).body).data;
+      const health = JSON.parse((await answeredWhileHung(`${replicas[1]!.url}/api/health`)).body).data;
       expect(health).toMatchObject({ replica: "b", catalogue: { ok: true, items: 300 }, shared: { ok: true } });
       expect(health.catalogue.contentHash).toMatch(/^[0-9a-f]{64}$/);
     } finally {
@@ -257,14 +278,22 @@ describe("a graceful stop", () => {
           } catch (error) {
             failures.push(error instanceof Error ? error.message : String(error));
           }
+          // The clients' pace (a person reading the page), not a wait for anything.
           await new Promise((resolve) => setTimeout(resolve, 25));
         }
       }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    /** Until the four clients have had `more` pages answered from now on. */
+    const served = async (more: number) => {
+      const target = answered + more;
+      await waitFor(async () => answered >= target || failures.length > 0, 120_000, () => `${answered} of ${target} pages answered`);
+    };
+    // Under load: a dozen pages answered through the balancer.
+    await served(12);
     b!.process.kill("SIGTERM");
-    const code = await Promise.race([b!.exited, new Promise((resolve) => setTimeout(() => resolve("still running"), 30_000))]);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const code = await b!.exited;
+    // The load goes on, on the replica left, with no failure.
+    await served(12);
     running = false;
     await Promise.all(load);
     expect(code).toBe(0);

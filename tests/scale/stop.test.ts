@@ -14,6 +14,8 @@ import { freePort } from "../processes";
 import { request, ROOT, waitFor } from "./rig";
 
 const DRAIN_MS = 2500;
+/** What each server process logs when a signal starts its drain (scripts/server.mjs). */
+const STOPPING = "stopping: not ready, still serving while the balancer notices";
 let started: { npm: ChildProcess; dir: string } | null = null;
 
 /** The pids of a process group still running. */
@@ -48,10 +50,15 @@ afterEach(() => {
   started = null;
 });
 
-/** What a page and readiness answer, every 100 ms, until the portal stops answering at all. */
-async function watch(url: string, until: number) {
+/** How many lines of the log carry the message `msg`. */
+const logged = (output: string, msg: string) => output.split("\n").filter((line) => line.includes(`"msg":"${msg}"`)).length;
+
+/**
+ * What a page and readiness answer, every 100 ms, until the portal stops answering at all; `at`
+ * is in milliseconds since `began`.
+ */
+async function watch(url: string, began: number, until: number) {
   const seen: { at: number; page: number; ready: number }[] = [];
-  const began = Date.now();
   while (Date.now() < until) {
     const [page, ready] = await Promise.all([request(`${url}/crib-search`, { timeoutMs: 5000 }).then((a) => a.status, () => 0), request(`${url}/api/ready`, { timeoutMs: 5000 }).then((a) => a.status, () => 0)]);
     seen.push({ at: Date.now() - began, page, ready });
@@ -63,21 +70,27 @@ async function watch(url: string, until: number) {
 
 describe("npm start, stopped", () => {
   it("drains two workers as one server when its whole process group gets SIGTERM twice, then leaves no process", async () => {
-    const { npm, url } = await startNpm({ WEB_CONCURRENCY: "2" });
+    const { npm, url, output } = await startNpm({ WEB_CONCURRENCY: "2" });
     const pgid = npm.pid!;
+    // Both workers serving, not one of them still starting.
+    await waitFor(async () => logged(output(), "listening") >= 2, 120_000, () => `two workers did not start:\n${output()}`);
     expect(groupMembers(pgid).length).toBeGreaterThanOrEqual(4);
     const exited = new Promise<number | null>((resolve) => npm.once("exit", (code) => resolve(code)));
+    const signalled = Date.now();
     process.kill(-pgid, "SIGTERM");
-    await sleep(100);
+    // The second signal once both workers have said they are stopping (and so are draining).
+    await waitFor(async () => logged(output(), STOPPING) >= 2, 20_000, () => `the workers did not say they were stopping:\n${output()}`);
     process.kill(-pgid, "SIGTERM");
-    const seen = await watch(url, Date.now() + DRAIN_MS + 15_000);
+    const seen = await watch(url, signalled, Date.now() + DRAIN_MS + 15_000);
     const draining = seen.filter((s) => s.at < DRAIN_MS - 500);
     console.log(`[stop, group SIGTERM twice, 2 workers] ${seen.length} probes: first refusal at ${seen.find((s) => s.page === 0)?.at ?? "never"} ms, drain ${DRAIN_MS} ms`);
     // While it drains: not ready, and every page still answered.
     expect(draining.length).toBeGreaterThan(5);
     expect(draining.every((s) => s.page === 200), JSON.stringify(draining)).toBe(true);
-    expect(draining.filter((s) => s.at > 300).every((s) => s.ready === 503)).toBe(true);
+    expect(draining.every((s) => s.ready === 503), JSON.stringify(draining)).toBe(true);
     await exited;
+    // The second signal did not shorten the drain: each worker said so.
+    expect(logged(output(), "already stopping")).toBeGreaterThanOrEqual(2);
     await waitFor(async () => groupMembers(pgid).length === 0, 20_000, () => `processes left: ${groupMembers(pgid).join(", ")}`);
   });
 
@@ -85,7 +98,7 @@ describe("npm start, stopped", () => {
     const { npm, url } = await startNpm({ WEB_CONCURRENCY: "1" });
     const pgid = npm.pid!;
     npm.kill("SIGTERM");
-    const seen = await watch(url, Date.now() + DRAIN_MS + 15_000);
+    const seen = await watch(url, Date.now(), Date.now() + DRAIN_MS + 15_000);
     console.log(`[stop, SIGTERM to npm alone] first refusal at ${seen.find((s) => s.page === 0)?.at ?? "never"} ms, drain ${DRAIN_MS} ms`);
     expect(seen.some((s) => s.ready === 503 && s.page === 200)).toBe(true);
     await waitFor(async () => groupMembers(pgid).length === 0, 20_000, () => `processes left: ${groupMembers(pgid).join(", ")}`);

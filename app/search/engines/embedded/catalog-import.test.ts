@@ -273,7 +273,7 @@ describe("importCatalog", () => {
     expect(await importCatalog({ itemsPath: good, target })).toMatchObject({ items: rows });
     expect(item(target, "N11997")?.item_description_t).toBe(`Pompe à eau Ø11997 ${FILLER}`);
     expect(item(target, "N11991")?.item_description_t).toBe('Thermostat Ré 11991\r\nmore, about "it"');
-  });
+  }, 30_000); // Two imports of 12,000 rows: a loaded runner takes more than the default 5 s.
 
   it("stops at a quote that is never closed instead of reading the whole file as one value", async () => {
     const rest = Array.from({ length: 60_000 }, (_, i) => `N${i},Spare part number ${i} for the dishwasher line,1,1.00,2020-01-01`);

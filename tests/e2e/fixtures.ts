@@ -1,0 +1,63 @@
+/**
+ * Playwright's `test` with one fixture more, on for every test that imports it from here: a test
+ * fails when a page of its browser context prints an error to the console or throws one nobody
+ * caught (`pageerror`), unless the test said it expects it:
+ *
+ *   test("…", async ({ page, consoleErrors }) => { consoleErrors.expect(/status of 503/); … });
+ *
+ * An expected pattern that no error matched fails the test too, so the expectation stays true.
+ */
+import { test as base, expect, type ConsoleMessage } from "@playwright/test";
+
+export { expect };
+
+export interface ConsoleErrors {
+  /** The test expects errors matching `pattern` (a string is a part of the text); all are taken. */
+  expect(pattern: RegExp | string): void;
+}
+
+interface Expected {
+  pattern: RegExp;
+  seen: boolean;
+}
+
+function asPattern(pattern: RegExp | string): RegExp {
+  return typeof pattern === "string" ? new RegExp(pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) : pattern;
+}
+
+/**
+ * The sample catalogue names pictures that no test server has (`sample-data.ts`), and the page
+ * draws its placeholder in their place (`product-image.tsx`, which the journeys check): their 404s
+ * are no error of the page's.
+ */
+function isMissingPicture(message: ConsoleMessage): boolean {
+  return message.text().startsWith("Failed to load resource:") && new URL(message.location().url || "about:blank").pathname.startsWith("/images/parts/");
+}
+
+function where(message: ConsoleMessage): string {
+  const { url, lineNumber } = message.location();
+  return url ? ` (${url}:${lineNumber})` : "";
+}
+
+export const test = base.extend<{ consoleErrors: ConsoleErrors }>({
+  consoleErrors: [
+    async ({ context }, use) => {
+      const expected: Expected[] = [];
+      const unexpected: string[] = [];
+      const take = (text: string) => {
+        const match = expected.find((e) => e.pattern.test(text));
+        if (match) match.seen = true;
+        else unexpected.push(text);
+      };
+      context.on("console", (message) => {
+        if (message.type() === "error" && !isMissingPicture(message)) take(`console.error: ${message.text()}${where(message)}`);
+      });
+      context.on("weberror", (error) => take(`pageerror: ${error.error().message}`));
+      await use({ expect: (pattern) => expected.push({ pattern: asPattern(pattern), seen: false }) });
+      expect(unexpected, "errors in the browser's console that the test did not expect").toEqual([]);
+      const missing = expected.filter((e) => !e.seen).map((e) => String(e.pattern));
+      expect(missing, "errors the test expected in the browser's console that never came").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
