@@ -39,6 +39,12 @@ const FUSION_SPECS = /fusion\.spec\.ts$/;
 export const SSO_PORTAL_URL = url(PORT + 4);
 export const IDP_URL = url(PORT + 80);
 const SSO_SPECS = /sign-in\.spec\.ts$/;
+/**
+ * Journeys that exist only with JavaScript, run by the JavaScript project alone: client-side
+ * navigation, and axe, which runs as a script inside the page (its lite-mode pass covers the
+ * markup a no-JavaScript browser gets).
+ */
+const JS_ONLY_SPECS = /(client-navigation|a11y)\.spec\.ts$/;
 
 /**
  * The analytics journey reads counts that every other journey adds to: it runs against a portal
@@ -109,7 +115,7 @@ export default defineConfig({
   },
   projects: [
     { name: "js", use: browsing("js"), testIgnore: [FUSION_SPECS, SSO_SPECS, ANALYTICS_SPECS] },
-    { name: "nojs", use: browsing("nojs"), testIgnore: [FUSION_SPECS, SSO_SPECS, ANALYTICS_SPECS] },
+    { name: "nojs", use: browsing("nojs"), testIgnore: [FUSION_SPECS, SSO_SPECS, ANALYTICS_SPECS, JS_ONLY_SPECS] },
     // Each Fusion project steers a stand-in of its own; within a project the journeys go one after the other.
     ...(["js", "nojs"] as const).map((name) => ({
       name: `fusion-${name}`,

@@ -51,8 +51,7 @@ async function pageTypes(request: APIRequestContext): Promise<[PageType[], PageT
 }
 
 test.describe("accessibility", () => {
-  // Skipped in the no-JavaScript projects on purpose: axe runs as a script inside the page (the lite pass covers their markup).
-  test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "@axe-core/playwright runs axe inside the page and hangs when JavaScript is disabled");
+  // Run by the JavaScript project only (JS_ONLY_SPECS in playwright.config.ts).
   // axe walks the whole page in the browser's one thread: on a loaded 2-core runner one analysis of
   // a search page has taken several seconds, and each test analyses three or four pages.
   test.slow();

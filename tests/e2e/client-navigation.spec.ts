@@ -32,8 +32,7 @@ async function marker(page: Page): Promise<number | undefined> {
 }
 
 test.describe("with JavaScript", () => {
-  // Skipped in the no-JavaScript project on purpose: there is no client-side navigation to test there.
-  test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "client-side navigation only exists with JavaScript; without it every step is a full page load");
+  // Run by the JavaScript project only (JS_ONLY_SPECS in playwright.config.ts).
 
   test("facet, page, sort, search-within and header search navigate without reloading the document", async ({ page }, testInfo) => {
     await openSearch(page, testInfo, searchUrl({ q: "pump" }));
