@@ -4,7 +4,6 @@ import {
   Links,
   Meta,
   Outlet,
-  Scripts,
   ScrollRestoration,
   useLocation,
   useMatches,
@@ -16,12 +15,14 @@ import { ErrorPanel } from "./components/error-panel";
 import { ErrorScreen, NotFoundScreen } from "./components/error-screen";
 import { useDocumentNavigation } from "./components/nav";
 import { useNonce } from "./components/nonce";
+import { PageScripts } from "./components/page-scripts";
 import { PreferencesContext, type ShellPreferences } from "./components/preferences";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
 import { PLAIN_SHELL, type PageShell } from "./search/page-shell";
 import { HOME_PATH, SEARCH_PATH } from "./search/paths";
 import styles from "./styles/app.css";
+import { usePageScriptTexts } from "./web/page-scripts.server";
 import { loadSignInState } from "./web/sign-in.server";
 import { companyLinks, liteParamRedirect, supportHref, readPreferences, signalsEnabled, typeaheadEnabled } from "./web/preferences.server";
 
@@ -76,6 +77,9 @@ export function Layout({ children }: { children: ReactNode }) {
   const location = useLocation();
   const here = `${location.pathname}${location.search}`;
   const nonce = useNonce();
+  // The text of the page's scripts, made on the server. In the browser the module is empty and
+  // nothing is called: the scripts keep the text they were served with.
+  const scriptTexts = typeof usePageScriptTexts === "function" ? usePageScriptTexts() : undefined;
   return (
     <html lang="en" className={THEME_CLASS[preferences.theme]}>
       <head>
@@ -101,7 +105,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <SiteFooter lite={preferences.lite} theme={preferences.theme} here={here} company={signIn?.company ?? null} />
         {/* Lite mode: not one script, not even the router's state; every control is a link or a form. */}
         {!preferences.lite && <ScrollRestoration nonce={nonce} getKey={scrollKey} />}
-        {!preferences.lite && <Scripts nonce={nonce} />}
+        {!preferences.lite && <PageScripts nonce={nonce} texts={scriptTexts} />}
       </body>
     </html>
   );

@@ -27,6 +27,7 @@ import lighthouse from "lighthouse";
 import puppeteer from "puppeteer-core";
 import { buildApp } from "./build";
 import { apiSearch, findBomItem, type GetText } from "../tests/catalogue-probes";
+import { scriptsNamedBy } from "../tests/support/page-scripts";
 import { median, table } from "./lib";
 import { startServer } from "./server";
 
@@ -123,14 +124,13 @@ async function audit(port: number, url: string, lite: boolean, keepAs: string): 
 }
 
 /**
- * The scripts a page names (module preloads and its module script's imports, the route manifest
+ * The scripts a page names (its loader script's module preloads and imports, the route manifest
  * among them), each compressed with gzip level 6 as the server sends it: the budget's measure, as
  * tests/http/client-bundle.test.ts takes it (Lighthouse's figure adds the response headers).
  */
 async function namedScripts(origin: string, pagePath: string): Promise<{ count: number; bytes: number }> {
   const html = await (await fetch(`${origin}${pagePath}`)).text();
-  const named = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g), ...html.matchAll(/import(?: \* as \w+ from)? "([^"]+\.js)"/g)];
-  const scripts = [...new Set(named.map((m) => m[1]!))];
+  const scripts = scriptsNamedBy(html);
   const sizes = await Promise.all(scripts.map(async (s) => zlib.gzipSync(Buffer.from(await (await fetch(`${origin}${s}`)).arrayBuffer()), { level: 6 }).length));
   return { count: scripts.length, bytes: sizes.reduce((sum, n) => sum + n, 0) };
 }

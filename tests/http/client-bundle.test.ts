@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
 import { describe, expect, inject, it } from "vitest";
 import { unknownNames } from "../support/browser-script";
+import { scriptsNamedBy } from "../support/page-scripts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const SERVER_ONLY = /\.server\.tsx?$|\/node_modules\/(zod|better-sqlite3|papaparse|jose|remix-auth|remix-auth-oauth2)\//;
@@ -35,11 +36,9 @@ function metafile(): Metafile {
   return JSON.parse(fs.readFileSync(path.join(ROOT, "build/metafile.js.json"), "utf8")) as Metafile;
 }
 
-/** The scripts a page names: its module preloads and the imports of its module script. */
+/** The scripts a page names: its loader script's module preloads and imports. */
 async function scriptsOf(pagePath: string): Promise<string[]> {
-  const html = await (await fetch(`${inject("baseUrl")}${pagePath}`)).text();
-  const named = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g), ...html.matchAll(/import(?: \* as \w+ from)? "([^"]+\.js)"/g)];
-  return [...new Set(named.map((m) => m[1]!))];
+  return scriptsNamedBy(await (await fetch(`${inject("baseUrl")}${pagePath}`)).text());
 }
 
 describe("the client bundle", () => {
