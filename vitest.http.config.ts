@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 
 /**
  * The HTTP suite: what needs a real server but no browser (status codes, redirects, headers,
- * cookies). Its global setup serves the production build, so run it after `remix build`.
+ * cookies). Its global setup serves the production build, so run it after `npm run build`.
  */
 export default defineConfig({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },

@@ -34,5 +34,8 @@ export function buildApp({ name = "build", emptyDocument = false }: { name?: str
   // From the root itself: the compiler takes some of esbuild's output paths as relative to it.
   const result = spawnSync("npx", ["remix", "build"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
   if (result.status !== 0) throw new Error("remix build failed");
+  // As `npm run build` does: the scripts and stylesheet compressed beside themselves.
+  const compressed = spawnSync(process.execPath, [path.resolve("scripts/precompress.mjs"), path.join(buildDir, "assets")], { stdio: ["ignore", "ignore", "inherit"] });
+  if (compressed.status !== 0) throw new Error("scripts/precompress.mjs failed");
   return path.join(buildDir, "index.js");
 }

@@ -15,7 +15,7 @@
  *    cores with the replicas.
  *
  * Rate limits stay on (counted, with an allowance no run reaches), as do usage signals.
- * Needs a build (`npx remix build`) and Debian's postgresql and haproxy.
+ * Needs a build (`npm run build`) and Debian's postgresql and haproxy.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -36,7 +36,7 @@ const ROUNDS = Number(process.env.REPLICAS_BENCH_ROUNDS ?? 3);
 const USERS = 8;
 const PAGE = "/crib-search/search?q=pump+valve";
 
-if (!fs.existsSync(path.join(ROOT, "build/index.js"))) throw new Error("No production build: run `npx remix build` first.");
+if (!fs.existsSync(path.join(ROOT, "build/index.js"))) throw new Error("No production build: run `npm run build` first.");
 
 const stops: (() => unknown)[] = [];
 const stopAll = async () => {

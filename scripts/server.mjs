@@ -30,6 +30,7 @@ import url from "node:url";
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
+import expressStaticGzip from "express-static-gzip";
 
 process.env.NODE_ENV = process.env.NODE_ENV ?? "production";
 const buildPath = path.resolve(process.argv[2] ?? "build/index.js");
@@ -135,7 +136,9 @@ app.use((req, res, next) => {
   }, next);
 });
 app.use(compression());
-app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
+// The build's scripts and stylesheet as `npm run build` compressed them (scripts/precompress.mjs):
+// Brotli where the browser accepts it, else Zopfli's gzip; a file without copies is compressed above.
+app.use(build.publicPath, expressStaticGzip(build.assetsBuildDirectory, { enableBrotli: true, orderPreference: ["br", "gzip"], serveStatic: { immutable: true, maxAge: "1y" } }));
 app.use(express.static("public", { maxAge: "1h" }));
 // What was established above reaches loaders, actions and the render in the load context (app/web/load-context.ts).
 const getLoadContext = (_req, res) => ({

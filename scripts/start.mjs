@@ -24,7 +24,7 @@ const sources = Math.max(
 );
 if (built < sources) {
   console.log(built ? "Sources changed since the last build: building…" : "No build yet: building…");
-  const result = spawnSync("npx", ["remix", "build"], { cwd: root, stdio: "inherit" });
+  const result = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 

@@ -18,7 +18,7 @@ declare module "vitest" {
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  if (!fs.existsSync(path.join(ROOT, "build/index.js"))) throw new Error("No production build: run `npx remix build` first.");
+  if (!fs.existsSync(path.join(ROOT, "build/index.js"))) throw new Error("No production build: run `npm run build` first.");
   const portal = await startPortal({ E2E_CATALOG_DB: cacheDb("catalog.db"), E2E_SAMPLE_ITEMS: "1000" });
   project.provide("baseUrl", portal.url);
   return portal.stop;
