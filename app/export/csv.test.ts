@@ -66,6 +66,14 @@ describe("cellText", () => {
     expect(cellText({ n: 10n })).toBe('{"n":"10"}');
     expect(cellText(new Date(Date.UTC(2026, 10, 23)))).toBe("2026-11-23T00:00:00.000Z");
   });
+
+  // Changed: whitespace-only text was written as it was ("a,   , b" in a list, a lone Tab as "'\t"
+  // once neutralised); it is a blank, as on the page, where it reads "N/A".
+  it("writes whitespace-only text and list items as blanks", () => {
+    expect(cellText("   ")).toBe("");
+    expect(cellText(["a", "   ", "b"])).toBe("a, b");
+    expect(csvRows([{ a: "\t", b: " \r\n " }], ["a", "b"])).toBe('"",""\r\n');
+  });
 });
 
 describe("neutralizeCell", () => {
@@ -328,6 +336,10 @@ describe("previewCell", () => {
     const out = previewCell(`${"x".repeat(28)}👍🏽👍🏽👍🏽`);
     expect(out).toBe(`${"x".repeat(28)}👍🏽…`);
     expect(previewCell(`${"x".repeat(28)}e\u0301e\u0301e\u0301`)).toBe(`${"x".repeat(28)}e\u0301…`);
+  });
+
+  it("cuts inside a word, where the page's snippet cuts at a word end", () => {
+    expect(previewCell("alpha beta gamma", 9)).toBe("alpha be…");
   });
 
   it("does not leave a space before the ellipsis", () => {

@@ -1,4 +1,5 @@
 import Papa from "papaparse";
+import { formatValue, truncate } from "~/search/field-format";
 import { fieldLabel } from "~/search/fields";
 
 /**
@@ -9,35 +10,9 @@ import { fieldLabel } from "~/search/fields";
 /** Without it Excel reads UTF-8 as the machine's legacy code page and mangles accents and CJK. */
 export const BOM = "\uFEFF";
 
-/**
- * Display text of one value: null/undefined → "", booleans → "Yes"/"No", arrays → the non-empty
- * items joined with ", " (each formatted), objects → JSON text, numbers → String(n).
- */
+/** A value's text in a file: formatValue's, with blanks left empty. */
 export function cellText(value: unknown): string {
-  if (value === null || value === undefined) return "";
-  if (typeof value === "string") return value;
-  if (typeof value === "boolean") return value ? "Yes" : "No";
-  // No locale formatting: "1,234" would split a cell for readers that ignore quotes and turn an
-  // item number into a different one. NaN and Infinity are not data a spreadsheet can use.
-  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
-  if (typeof value === "bigint") return String(value);
-  if (Array.isArray(value)) {
-    // Empty items are skipped, as on screen: "a, , b" would read as a missing value.
-    return value
-      .map((item) => cellText(item))
-      .filter((text) => text !== "")
-      .join(", ");
-  }
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? "" : value.toISOString();
-  if (typeof value === "object") {
-    try {
-      return JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? String(v) : v)) ?? "";
-    } catch {
-      // A cyclic value must not abort a download that is already streaming.
-      return "";
-    }
-  }
-  return "";
+  return formatValue(value, { blank: "" });
 }
 
 // Trigger characters of OWASP's CSV-injection list (LF added in 2025), plus the full-width and
@@ -117,25 +92,11 @@ export function csvDocument(
   return `${BOM}${csvHeader(fields, labels)}\r\n${csvRows(docs, fields)}`;
 }
 
-const ELLIPSIS = "…";
-
-function graphemes(text: string): string[] {
-  // Cutting by UTF-16 unit would split emoji and leave a base letter without its accent.
-  if (typeof Intl.Segmenter === "function") {
-    return Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text), (s) => s.segment);
-  }
-  return Array.from(text);
-}
-
 /**
- * A preview cell for the export dialog: at most `max` characters (graphemes) including the "…".
- * Not neutralised: the preview is HTML text, where a formula is harmless and `'` would mislead.
+ * A preview cell for the export dialog: the cell's text in at most `max` characters (graphemes),
+ * "…" included, cut anywhere but inside a grapheme. Not neutralised: the preview is HTML text,
+ * where a formula is harmless and `'` would mislead.
  */
 export function previewCell(value: unknown, max = 30): string {
-  const text = cellText(value);
-  if (text.length <= max) return text;
-  const chars = graphemes(text);
-  if (chars.length <= max) return text;
-  if (max < 1) return "";
-  return chars.slice(0, max - 1).join("").trimEnd() + ELLIPSIS;
+  return truncate(cellText(value), max, { at: "grapheme" });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { HL_POST, HL_PRE } from "./engine";
-import { belowMinimumOf, belowMinimumText, formatValue, isInactive, itemDescription, snippet } from "./field-format";
+import { belowMinimumOf, belowMinimumText, formatValue, isInactive, itemDescription, snippet, truncate } from "./field-format";
 
 describe("itemDescription", () => {
   it("follows the spec's fallback order", () => {
@@ -89,6 +89,39 @@ describe("snippet", () => {
   });
 });
 
+describe("truncate", () => {
+  it("cuts at a word end with at: word, at any grapheme with at: grapheme", () => {
+    expect(truncate("alpha beta gamma", 9, { at: "word" })).toBe("alpha…");
+    expect(truncate("alpha beta gamma", 9, { at: "grapheme" })).toBe("alpha be…");
+    expect(truncate("alpha beta", 10, { at: "word" })).toBe("alpha beta");
+    expect(truncate("alpha beta", 10, { at: "grapheme" })).toBe("alpha beta");
+  });
+
+  it("leaves no space before the ellipsis and nothing for a maximum below 1, either way", () => {
+    for (const at of ["word", "grapheme"] as const) {
+      expect(truncate("alpha    beta", 8, { at })).toBe("alpha…");
+      expect(truncate("alpha", 0, { at })).toBe("");
+    }
+  });
+
+  it("counts highlight markers as nothing and keeps them balanced, either way", () => {
+    const text = `${HL_PRE}alpha beta${HL_POST} gamma`;
+    expect(truncate(text, 9, { at: "word" })).toBe(`${HL_PRE}alpha${HL_POST}…`);
+    expect(truncate(text, 9, { at: "grapheme" })).toBe(`${HL_PRE}alpha be${HL_POST}…`);
+  });
+
+  // Changed: snippet counted code points, so a skin-toned or family emoji took 2 or 5 of its
+  // characters and an accent written as a combining mark took 2. Both cuts now count graphemes.
+  it("counts a grapheme of several code points as one character and never splits it, either way", () => {
+    const family = "👨‍👩‍👧";
+    for (const at of ["word", "grapheme"] as const) {
+      expect(truncate(family.repeat(6), 4, { at })).toBe(`${family.repeat(3)}…`);
+      expect(truncate("e\u0301".repeat(8), 4, { at })).toBe(`${"e\u0301".repeat(3)}…`);
+    }
+    expect(snippet(`${"👍🏽".repeat(3)} ok`, 6)).toBe(`${"👍🏽".repeat(3)} ok`);
+  });
+});
+
 describe("formatValue", () => {
   it("shows blanks as N/A", () => {
     expect(formatValue(null)).toBe("N/A");
@@ -109,6 +142,36 @@ describe("formatValue", () => {
     expect(formatValue(Number.NaN)).toBe("N/A");
     expect(formatValue("WR55X10942")).toBe("WR55X10942");
     expect(formatValue({ a: 1 })).toBe('{"a":1}');
+  });
+
+  it("writes blanks as the blank option says: N/A on the page, empty in files", () => {
+    for (const value of [null, "  ", Number.NaN, [], ["", null]]) {
+      expect(formatValue(value)).toBe("N/A");
+      expect(formatValue(value, { blank: "N/A" })).toBe("N/A");
+      expect(formatValue(value, { blank: "" })).toBe("");
+    }
+    expect(formatValue(["a", true, 3], { blank: "" })).toBe("a, Yes, 3");
+    expect(formatValue("  pump  ", { blank: "" })).toBe("  pump  ");
+  });
+
+  // Changed: a whitespace-only list item was kept in files ("a,   , b"), a non-finite number in a
+  // list showed as "N/A, a" on the page; both are skipped now, as empty items were.
+  it("skips blank list items, whitespace-only and non-finite ones included", () => {
+    expect(formatValue(["a", "   ", "b"])).toBe("a, b");
+    expect(formatValue(["a", "   ", "b"], { blank: "" })).toBe("a, b");
+    expect(formatValue([Number.NaN, "a"])).toBe("a");
+    expect(formatValue(["  ", Number.POSITIVE_INFINITY])).toBe("N/A");
+  });
+
+  // Changed: the page wrote a Date as JSON text with its quotes, an invalid one as "null", and
+  // threw on a cyclic object or a bigint inside one.
+  it("writes dates in ISO 8601 and survives values JSON cannot write", () => {
+    expect(formatValue(new Date(Date.UTC(2026, 10, 23)))).toBe("2026-11-23T00:00:00.000Z");
+    expect(formatValue(new Date(Number.NaN))).toBe("N/A");
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(formatValue(cyclic)).toBe("N/A");
+    expect(formatValue({ n: 10n })).toBe('{"n":"10"}');
   });
 });
 

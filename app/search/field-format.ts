@@ -28,71 +28,103 @@ export function itemDescription(doc: FieldRecord): string | null {
 }
 
 const ELLIPSIS = "…";
+const MARKERS = new RegExp(`[${HL_PRE}${HL_POST}]`, "g");
+let segmenter: Intl.Segmenter | undefined;
 
-/**
- * At most `max` visible characters (code points; highlight markers do not count), cut at a word
- * boundary and ended with "…". A marked run open at the cut is closed, so the result is balanced.
- */
-export function snippet(text: string, max = 300): string {
-  const chars = Array.from(text);
-  let visible = 0;
-  for (const c of chars) if (c !== HL_PRE && c !== HL_POST) visible++;
-  if (visible <= max) return text;
-  if (max < 1) return "";
+function graphemes(text: string): string[] {
+  // Cutting by UTF-16 unit or code point would split emoji and leave a base letter without its accent.
+  if (typeof Intl.Segmenter !== "function") return Array.from(text);
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  return Array.from(segmenter.segment(text), (s) => s.segment);
+}
 
-  const plain = chars.filter((c) => c !== HL_PRE && c !== HL_POST);
-  const isSpace = (at: number) => /\s/u.test(plain[at] ?? "");
-  const budget = max - 1;
+const isSpace = (char: string | undefined) => char !== undefined && /^\s+$/u.test(char);
+
+/** How many of `chars` come before the ellipsis: at most `budget`, at a word end when `at` is "word", never trailing spaces. */
+function keptCount(chars: readonly string[], budget: number, at: "word" | "grapheme"): number {
   const trimEnd = (end: number) => {
-    while (end > 0 && isSpace(end - 1)) end--;
+    while (end > 0 && isSpace(chars[end - 1])) end--;
     return end;
   };
-  let keep = budget;
-  if (!isSpace(budget)) {
-    let at = budget - 1;
-    while (at >= 0 && !isSpace(at)) at--;
-    keep = at;
-  }
-  keep = trimEnd(keep);
+  if (at === "grapheme" || isSpace(chars[budget])) return trimEnd(budget);
+  let end = budget;
+  while (end > 0 && !isSpace(chars[end - 1])) end--;
   // A single word longer than the budget is cut inside the word.
-  if (keep <= 0) keep = trimEnd(budget);
+  return trimEnd(end) || trimEnd(budget);
+}
 
+/** `text` up to its `units`th UTF-16 unit of visible text, with the markers among them; a marked run open at the cut is closed. */
+function cutMarked(text: string, units: number): string {
   let out = "";
   let open = false;
   let seen = 0;
-  for (const c of chars) {
+  for (const c of text) {
     if (c === HL_PRE || c === HL_POST) {
-      if (seen >= keep) continue;
-      if (c === HL_PRE && !open) {
+      // Stray and nested markers are dropped, as splitHighlights would.
+      if (seen < units && (c === HL_PRE) !== open) {
         out += c;
-        open = true;
-      } else if (c === HL_POST && open) {
-        out += c;
-        open = false;
+        open = !open;
       }
       continue;
     }
-    if (seen >= keep) break;
+    if (seen >= units) break;
     out += c;
-    seen++;
+    seen += c.length;
   }
-  if (open) out += HL_POST;
-  return out + ELLIPSIS;
+  return open ? out + HL_POST : out;
 }
 
-/** Display text of a field value: blanks are "N/A", lists are comma-separated, booleans Yes/No. */
-export function formatValue(value: unknown): string {
-  if (value === null || value === undefined) return "N/A";
-  if (typeof value === "string") return value.trim() === "" ? "N/A" : value;
+/**
+ * At most `max` visible characters (graphemes; highlight markers do not count) ending with "…",
+ * cut at a word end (`at: "word"`, a single over-long word inside it) or at any grapheme. Never
+ * splits a grapheme nor leaves a space before the "…"; a marked run open at the cut is closed.
+ */
+export function truncate(text: string, max: number, { at }: { at: "word" | "grapheme" }): string {
+  // No text has more graphemes than UTF-16 units.
+  if (text.length <= max) return text;
+  const plain = text.replace(MARKERS, "");
+  const chars = graphemes(plain);
+  if (chars.length <= max) return text;
+  if (max < 1) return "";
+  const units = chars.slice(0, keptCount(chars, max - 1, at)).join("").length;
+  return (plain.length === text.length ? text.slice(0, units) : cutMarked(text, units)) + ELLIPSIS;
+}
+
+/** A description for a results row: at most `max` visible characters, cut at a word end (see truncate). */
+export function snippet(text: string, max = 300): string {
+  return truncate(text, max, { at: "word" });
+}
+
+function valueText(value: unknown): string {
+  if (typeof value === "string") return value.trim() === "" ? "" : value;
   if (typeof value === "boolean") return value ? "Yes" : "No";
-  // Ids, item numbers and prices are shown as stored: locale grouping would turn 1234 into "1,234".
-  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "N/A";
-  if (Array.isArray(value)) {
-    const parts = value.filter((v) => !isEmptyValue(v)).map((v) => formatValue(v));
-    return parts.length === 0 ? "N/A" : parts.join(", ");
+  // Ids, item numbers and prices as stored: locale grouping would turn item 1234 into "1,234", which
+  // also splits a CSV cell for readers that ignore quotes. NaN and Infinity are no one's data.
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
+  if (typeof value === "bigint") return String(value);
+  // Blank items are skipped: "a, , b" would read as a missing value.
+  if (Array.isArray(value)) return value.map(valueText).filter((text) => text !== "").join(", ");
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? "" : value.toISOString();
+  if (typeof value === "object" && value !== null) {
+    try {
+      return JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? String(v) : v)) ?? "";
+    } catch {
+      // A cyclic value must not break a page, nor abort a download that is already streaming.
+      return "";
+    }
   }
-  if (typeof value === "object") return JSON.stringify(value);
-  return String(value);
+  return "";
+}
+
+/**
+ * Display text of a field value, on the page and in files: booleans Yes/No, numbers as stored,
+ * lists as their non-blank items joined with ", ", dates in ISO 8601, other objects as JSON. A
+ * blank (missing, whitespace only, not a finite number, an invalid date, a list of blanks, a value
+ * JSON cannot write) is `blank`: "N/A" on the page (the default), "" in files (cellText).
+ */
+export function formatValue(value: unknown, { blank = "N/A" }: { blank?: "N/A" | "" } = {}): string {
+  const text = valueText(value);
+  return text === "" ? blank : text;
 }
 
 /** An item's stock against its organisation's minimum stock level, when it is below it. */
