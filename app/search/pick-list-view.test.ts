@@ -52,6 +52,14 @@ describe("pick list", () => {
     expect(list.otherOrder).toEqual({ label: "In the search's order", href: "/crib-search/pick-list?q=pump&order=search" });
   });
 
+  it("puts an item whose locator field is there but blank with the unplaced, last, not among the N's", () => {
+    const at = (item: string, locator: string | null): Doc => ({ id: item, item_number_s: item, attribute_stock_locator_s: locator, attribute_subinventory_s: "CRIB1" });
+    const docs = [at("I-4", null), at("I-3", "  "), at("I-2", "Z-01-01"), at("I-1", "M-01-01"), at("I-0", "O-01-01")];
+    expect(inWalkingOrder(docs).map((d) => d.id)).toEqual(["I-1", "I-0", "I-2", "I-3", "I-4"]);
+    const list = buildPickList({ state: EMPTY_STATE, config: DEFAULT_SEARCH_CONFIG, docs, total: docs.length, now: new Date() });
+    expect(list.rows.map((r) => r[0])).toEqual(["M-01-01", "O-01-01", "Z-01-01", "", ""]);
+  });
+
   it("keeps the search's order when asked, and links back to walking order", () => {
     const docs = [doc(3), doc(1), doc(2)];
     const list = buildPickList({ state: EMPTY_STATE, config: DEFAULT_SEARCH_CONFIG, docs, total: 3, now: new Date(), order: "search" });

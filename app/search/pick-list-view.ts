@@ -47,7 +47,7 @@ const LOCATOR = "stock_locator";
 const walkingCollator = new Intl.Collator("en", { numeric: true, sensitivity: "base" });
 const rowKey = (doc: Doc, key: string) => {
   const name = fieldNameIn(doc, key);
-  return name ? formatValue(doc[name]) : "";
+  return name ? formatValue(doc[name], { blank: "" }) : "";
 };
 
 /**
@@ -82,7 +82,7 @@ function valueOf(doc: Doc, key: string): string {
     return text ? snippet(text, 120) : "";
   }
   const name = fieldNameIn(doc, key);
-  return name ? formatValue(doc[name]) : "";
+  return name ? formatValue(doc[name], { blank: "" }) : "";
 }
 
 export function buildPickList(input: { state: SearchState; config: SearchConfig; docs: Doc[]; total: number; now: Date; order?: PickListOrder }): PickListView {
