@@ -12,7 +12,8 @@
  * also checks that each of them has no script element.
  */
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { BASE_URL, LITE_COOKIE, SSO_PORTAL_URL } from "../../playwright.config";
 import { apiSearch, findBomHead, HOME_PATH, openFromAnotherSite, searchUrl, waitForReact } from "./helpers";
 

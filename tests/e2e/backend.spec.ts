@@ -5,7 +5,8 @@
  * portal's own catalogue has 50. Counts and rows are compared with the backend's answers, so they
  * show where the page's data came from. Each test runs with and without JavaScript.
  */
-import { expect, test, type Page, type PlaywrightWorkerArgs } from "@playwright/test";
+import type { Page, PlaywrightWorkerArgs } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { BACKEND_MODE_URL, BASE_URL } from "../../playwright.config";
 import {
   apiSearch,

@@ -1,5 +1,6 @@
 import http from "node:http";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { BASE_URL } from "../../playwright.config";
 import { isJs } from "./helpers";
 

@@ -5,7 +5,7 @@
  * Escape closes it in both modes, and with JavaScript the download shows its progress.
  */
 import { readFile } from "node:fs/promises";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { headerSearch, isJs, openSearch, renderedText, resultsHeading, searchUrl } from "./helpers";
 
 for (const width of [320, 1280]) {

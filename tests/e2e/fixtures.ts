@@ -6,8 +6,15 @@
  *   test("…", async ({ page, consoleErrors }) => { consoleErrors.expect(/status of 503/); … });
  *
  * An expected pattern that no error matched fails the test too, so the expectation stays true.
+ *
+ * Every spec of tests/e2e takes `test` and `expect` from here (eslint.config.js refuses `test` from
+ * @playwright/test there). The fixture watches the test's `context` and every browser context the
+ * test opens itself while it runs (`browser.newContext()` for a second user, `browser.newPage()`):
+ * it listens to the worker's browser's `context` event for the test's duration, which Playwright
+ * emits before `newContext()` returns, so no page of such a context goes unwatched and no spec has
+ * to hand its contexts over.
  */
-import { test as base, expect, type ConsoleMessage } from "@playwright/test";
+import { test as base, expect, type BrowserContext, type ConsoleMessage } from "@playwright/test";
 
 export { expect };
 
@@ -41,7 +48,7 @@ function where(message: ConsoleMessage): string {
 
 export const test = base.extend<{ consoleErrors: ConsoleErrors }>({
   consoleErrors: [
-    async ({ context }, use) => {
+    async ({ context, browser }, use) => {
       const expected: Expected[] = [];
       const unexpected: string[] = [];
       const take = (text: string) => {
@@ -49,11 +56,20 @@ export const test = base.extend<{ consoleErrors: ConsoleErrors }>({
         if (match) match.seen = true;
         else unexpected.push(text);
       };
-      context.on("console", (message) => {
-        if (message.type() === "error" && !isMissingPicture(message)) take(`console.error: ${message.text()}${where(message)}`);
-      });
-      context.on("weberror", (error) => take(`pageerror: ${error.error().message}`));
-      await use({ expect: (pattern) => expected.push({ pattern: asPattern(pattern), seen: false }) });
+      const watch = (watched: BrowserContext) => {
+        watched.on("console", (message) => {
+          if (message.type() === "error" && !isMissingPicture(message)) take(`console.error: ${message.text()}${where(message)}`);
+        });
+        watched.on("weberror", (error) => take(`pageerror: ${error.error().message}`));
+      };
+      watch(context);
+      // Contexts the test opens from here on; the worker's browser outlives the test, so the listener goes with it.
+      browser.on("context", watch);
+      try {
+        await use({ expect: (pattern) => expected.push({ pattern: asPattern(pattern), seen: false }) });
+      } finally {
+        browser.off("context", watch);
+      }
       expect(unexpected, "errors in the browser's console that the test did not expect").toEqual([]);
       const missing = expected.filter((e) => !e.seen).map((e) => String(e.pattern));
       expect(missing, "errors the test expected in the browser's console that never came").toEqual([]);

@@ -7,7 +7,8 @@
  * its BOM export and a BOM's lines from its lines export (`componentUses`, `bomCounts`,
  * `headLines`), never from hard-coded sample values.
  */
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import {
   apiSearch,
   bomColumnTexts,

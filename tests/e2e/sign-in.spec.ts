@@ -6,7 +6,8 @@
  * Each test signs in a user of its own (the project's name in it), so the tests run side by side;
  * the provider tampers with the ID token of users named `tamper-<mode>`.
  */
-import { expect, test, type BrowserContext, type Page, type Request, type TestInfo } from "@playwright/test";
+import type { BrowserContext, Page, Request, TestInfo } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { IDP_URL, SSO_PORTAL_URL } from "../../playwright.config";
 import { openFromAnotherSite } from "./helpers";
 
