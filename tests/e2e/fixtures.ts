@@ -33,6 +33,14 @@ function asPattern(pattern: RegExp | string): RegExp {
 }
 
 /**
+ * What the browser prints when a page or resource at `path` (as sent: percent-encoded, with its
+ * query if any) of any test server answers `status`, as a page a test opens on purpose does.
+ */
+export function statusError(status: number, path: string): RegExp {
+  return new RegExp(`^console\\.error: Failed to load resource: the server responded with a status of ${status} \\([^)]+\\) \\(http://[^/]+${asPattern(path).source}:0\\)$`);
+}
+
+/**
  * The sample catalogue names pictures that no test server has (`sample-data.ts`), and the page
  * draws its placeholder in their place (`product-image.tsx`, which the journeys check): their 404s
  * are no error of the page's.
