@@ -15,6 +15,7 @@
  * to hand its contexts over.
  */
 import { test as base, expect, type BrowserContext, type ConsoleMessage } from "@playwright/test";
+import { IDP_URL } from "../../playwright.config";
 
 export { expect };
 
@@ -34,9 +35,10 @@ function asPattern(pattern: RegExp | string): RegExp {
 
 /**
  * What the browser prints when a page or resource at `path` (as sent: percent-encoded, with its
- * query if any) of any test server answers `status`, as a page a test opens on purpose does.
+ * query if any; a RegExp for a family of them) of any test server answers `status`, as a page a
+ * test opens on purpose does.
  */
-export function statusError(status: number, path: string): RegExp {
+export function statusError(status: number, path: string | RegExp): RegExp {
   return new RegExp(`^console\\.error: Failed to load resource: the server responded with a status of ${status} \\([^)]+\\) \\(http://[^/]+${asPattern(path).source}:0\\)$`);
 }
 
@@ -47,6 +49,14 @@ export function statusError(status: number, path: string): RegExp {
  */
 function isMissingPicture(message: ConsoleMessage): boolean {
   return message.text().startsWith("Failed to load resource:") && new URL(message.location().url || "about:blank").pathname.startsWith("/images/parts/");
+}
+
+/**
+ * The test identity provider (tests/idp/server.ts) is oidc-provider's own sign-in page, not the
+ * portal's: it asks Google for a font (no network here) and for a /favicon.ico it has not.
+ */
+function isTestIdentityProvider(message: ConsoleMessage): boolean {
+  return new URL(message.page()?.url() || "about:blank").origin === new URL(IDP_URL).origin;
 }
 
 function where(message: ConsoleMessage): string {
@@ -66,7 +76,7 @@ export const test = base.extend<{ consoleErrors: ConsoleErrors }>({
       };
       const watch = (watched: BrowserContext) => {
         watched.on("console", (message) => {
-          if (message.type() === "error" && !isMissingPicture(message)) take(`console.error: ${message.text()}${where(message)}`);
+          if (message.type() === "error" && !isMissingPicture(message) && !isTestIdentityProvider(message)) take(`console.error: ${message.text()}${where(message)}`);
         });
         watched.on("weberror", (error) => take(`pageerror: ${error.error().message}`));
       };
