@@ -83,8 +83,14 @@ const NODE_DYNAMIC = dynamicImportOf("/^node:/", NODE);
 const REMIX_DYNAMIC = dynamicImportOf("/^@remix-run\\x2F/", REMIX);
 const REMIX_SERVER_DYNAMIC = dynamicImportOf("/^@remix-run\\x2F(?!react$)/", REMIX_SERVER);
 const ENV_MESSAGE = `Configuration is read once, in ${CONFIG}.`;
+/** The browser journeys' fixture, which fails a test on an error in the browser's console it did not expect. */
+const E2E_FIXTURES = "tests/e2e/fixtures.ts";
+const PLAYWRIGHT_TEST_MESSAGE = `Journeys take \`test\` and \`expect\` from ./fixtures (${E2E_FIXTURES}), whose test fails on an unexpected error in the browser's console; types may come from @playwright/test.`;
+/** `test` from @playwright/test, by name, as its default export or in a namespace import. */
+const NO_PLAYWRIGHT_TEST = { name: "@playwright/test", importNames: ["test", "default"], message: PLAYWRIGHT_TEST_MESSAGE };
+const PLAYWRIGHT_TEST_DYNAMIC = dynamicImportOf("/^@playwright\\x2Ftest$/", { message: PLAYWRIGHT_TEST_MESSAGE });
 /** What the import and environment rules say, for tests/lint. */
-export const REFUSALS = { node: NODE.message, remix: REMIX.message, remixServer: REMIX_SERVER.message, env: ENV_MESSAGE };
+export const REFUSALS = { node: NODE.message, remix: REMIX.message, remixServer: REMIX_SERVER.message, env: ENV_MESSAGE, playwrightTest: PLAYWRIGHT_TEST_MESSAGE };
 const NO_PROCESS_ENV = { object: "process", property: "env", message: ENV_MESSAGE };
 /** `import { env } from "node:process"`, the other spelling of process.env. */
 const NO_ENV_IMPORT = ["process", "node:process"].map((name) => ({ name, importNames: ["env"], message: ENV_MESSAGE }));
@@ -110,6 +116,15 @@ export default tseslint.config(
     // Tests read loosely typed JSON bodies.
     files: ["**/*.test.ts", "**/*.test.tsx", "tests/**"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+  {
+    // Every browser journey runs with the console guard of tests/e2e/fixtures.ts: none takes Playwright's own `test`.
+    files: ["tests/e2e/**/*.ts"],
+    ignores: [E2E_FIXTURES],
+    rules: {
+      "no-restricted-imports": ["error", { paths: [NO_PLAYWRIGHT_TEST] }],
+      "no-restricted-syntax": ["error", NO_INNER_HTML, PLAYWRIGHT_TEST_DYNAMIC],
+    },
   },
   {
     // The layers, over resolved files; and no circle of imports anywhere in the app.

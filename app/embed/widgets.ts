@@ -77,6 +77,8 @@ export interface WidgetKit {
   settings: WidgetSettings;
   /** The origin the script came from: the endpoint of a widget that names none. */
   origin: string;
+  /** The script's nonce, given to the widgets' `<style>` so that a page whose CSP allows nonced styles only (the portal's /embed) applies it. */
+  nonce: string;
   searches: Record<string, SharedSearch>;
 }
 
@@ -192,7 +194,7 @@ export function setUp(el: WidgetElement, kit: WidgetKit): void {
     // The widget draws in its shadow root: the element's own content (the form for pages
     // without JavaScript) stays as the page wrote it, and the page's styles stay out.
     el.box = h("div", {});
-    el.attachShadow({ mode: "open" }).append(h("style", {}, [widgetStyle()]), el.box);
+    el.attachShadow({ mode: "open" }).append(h("style", { nonce: kit.nonce || null }, [widgetStyle()]), el.box);
   }
   el.endpoint = (el.getAttribute("endpoint") || kit.origin).replace(/\/+$/, "");
   el.search = searchOf(kit, el.endpoint);
@@ -334,7 +336,7 @@ export function drawResults(el: WidgetElement, kit: WidgetKit, answer: SearchAns
 export function defineWidgets(settings: WidgetSettings): void {
   if (!window.customElements || customElements.get("crib-search-box")) return;
   const script = document.currentScript as HTMLScriptElement | null;
-  const kit: WidgetKit = { settings, origin: script && script.src ? new URL(script.src, location.href).origin : location.origin, searches: {} };
+  const kit: WidgetKit = { settings, origin: script && script.src ? new URL(script.src, location.href).origin : location.origin, nonce: (script && script.nonce) || "", searches: {} };
 
   /** A widget drawn once, when it is first connected. */
   abstract class Widget extends HTMLElement {

@@ -15,17 +15,24 @@ function widget(tag: string, attributes: Record<string, string>, children: React
   return createElement(tag, { ...attributes, suppressHydrationWarning: true }, children);
 }
 
+/** A page reached by a client-side navigation gets no server-written script: load it here. */
+function useWidgetsScript(src: string) {
+  useEffect(() => {
+    if (customElements.get("crib-search-box") || document.querySelector(`script[src="${src}"]`)) return;
+    const script = document.createElement("script");
+    script.src = src;
+    // The widgets give their `<style>` the script's nonce, as the page's CSP refuses un-nonced styles: the document's, read from its scripts (the browser keeps it from the attribute).
+    const documentNonce = document.querySelector<HTMLScriptElement>("script[nonce]")?.nonce;
+    if (documentNonce) script.nonce = documentNonce;
+    document.body.append(script);
+  }, [src]);
+}
+
 /** The embeddable widgets demo: the search box, facets and results as another site would embed them. */
 export default function EmbedRoute() {
   const data = useLoaderData<typeof loader>();
   const { nonce } = useOutletContext<RootContext>();
-  // A page reached by a client-side navigation gets no server-written script: load it here.
-  useEffect(() => {
-    if (customElements.get("crib-search-box") || document.querySelector(`script[src="${data.widgetsSrc}"]`)) return;
-    const script = document.createElement("script");
-    script.src = data.widgetsSrc;
-    document.body.append(script);
-  }, [data.widgetsSrc]);
+  useWidgetsScript(data.widgetsSrc);
   return (
     <section className="embed" aria-labelledby="embed-title">
       <h1 id="embed-title">Embeddable widgets</h1>

@@ -15,6 +15,8 @@ export function staticDocument(title: string, body: ReactNode, status: number, h
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${title} – Crib Search`}</title>
         <link rel="stylesheet" href={styles} />
+        {/* The pages' icon (root.tsx): without it the browser asks for /favicon.ico, which the portal has not. */}
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
       </head>
       <body>
         <main id="main">{body}</main>

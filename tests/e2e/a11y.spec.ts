@@ -12,7 +12,8 @@
  * also checks that each of them has no script element.
  */
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, statusError, test } from "./fixtures";
 import { BASE_URL, LITE_COOKIE, SSO_PORTAL_URL } from "../../playwright.config";
 import { apiSearch, findBomHead, HOME_PATH, openFromAnotherSite, searchUrl, waitForReact } from "./helpers";
 
@@ -71,7 +72,9 @@ test.describe("accessibility", () => {
     expect(found).toEqual({});
   });
 
-  test("search with the export dialog, Where Used and 404 pages in the dark theme, in lite mode, have no script and no serious or critical axe violations", async ({ page, context, request }) => {
+  test("search with the export dialog, Where Used and 404 pages in the dark theme, in lite mode, have no script and no serious or critical axe violations", async ({ page, context, request, consoleErrors }) => {
+    // The 404 page is one of the pages checked: the browser reports its status.
+    consoleErrors.expect(statusError(404, "/no/such/page"));
     const themeCookie = { name: "theme-storage", value: encodeURIComponent(Buffer.from(JSON.stringify("dark")).toString("base64")) };
     // Cookies ignore ports: these reach the sign-in portal too.
     await context.addCookies([LITE_COOKIE, themeCookie].map((c) => ({ ...c, url: BASE_URL })));

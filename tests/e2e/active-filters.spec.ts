@@ -5,7 +5,8 @@
  * first screen and the search box has the focus for the next scan (a fragment would keep the
  * browser from focusing it, docs/decisions/025).
  */
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { FACET_LABELS, facetValues, includeLink, isJs, openSearch, resultsHeading, searchUrl, selectedFilters } from "./helpers";
 
 const HEIGHT = 640;

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { waitForHydration } from "./helpers";
 
 test("a search from the search box is counted on /analytics, whose tables download as CSV", async ({ page }, testInfo) => {

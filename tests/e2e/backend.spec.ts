@@ -5,7 +5,8 @@
  * portal's own catalogue has 50. Counts and rows are compared with the backend's answers, so they
  * show where the page's data came from. Each test runs with and without JavaScript.
  */
-import { expect, test, type Page, type PlaywrightWorkerArgs } from "@playwright/test";
+import type { Page, PlaywrightWorkerArgs } from "@playwright/test";
+import { expect, statusError, test } from "./fixtures";
 import { BACKEND_MODE_URL, BASE_URL } from "../../playwright.config";
 import {
   apiSearch,
@@ -105,10 +106,13 @@ test.describe("answers from the product backend", () => {
     await waitForReact(page, testInfo);
   });
 
-  test("Where Used needs the search platform: without it the page says so, with Try Again", async ({ page, playwright }) => {
+  test("Where Used needs the search platform: without it the page says so, with Try Again", async ({ page, playwright, consoleErrors }) => {
     const { docs } = await backendSearch(playwright, { q: "pump", rows: 1 });
+    const path = `/where-used/${encodeURIComponent(String(docs[0]!.item_number_s))}`;
+    // The 503 is the page under test: the browser reports its status.
+    consoleErrors.expect(statusError(503, path));
     // The product backend has no BOM calls: the spec sends them to the search platform only.
-    const response = await page.goto(`/where-used/${encodeURIComponent(String(docs[0]!.item_number_s))}`);
+    const response = await page.goto(path);
     expect(response?.status()).toBe(503);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Failed to fetch Where Used data");
     await expect(page.getByRole("link", { name: "Try Again", exact: true })).toBeVisible();

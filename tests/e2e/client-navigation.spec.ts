@@ -3,7 +3,8 @@
  * document, focus on the results heading after each search, and history that restores the exact
  * URL and results. Without JavaScript every one of these is a full page load, so they are skipped.
  */
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import {
   columnTexts,
   FACET_LABELS,

@@ -3,7 +3,7 @@
  * page (sticky, it took 22 % of a 640 px screen); at 1280 px it stays. The facets' exclude controls
  * are touch targets of 24 × 24 px at least.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { openSearch, searchUrl } from "./helpers";
 
 for (const width of [320, 1280]) {

@@ -3,7 +3,8 @@
  * contrast (4.5:1) against the background it is drawn on (issue 29 point 9: in dark mode 20 links
  * were at 2.38:1). Measured in the browser from the computed colours, at 320 and 1280 px.
  */
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { BASE_URL } from "../../playwright.config";
 import { isJs } from "./helpers";
 

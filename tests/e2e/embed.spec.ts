@@ -1,5 +1,6 @@
 import http from "node:http";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { BASE_URL } from "../../playwright.config";
 import { isJs } from "./helpers";
 
@@ -69,7 +70,7 @@ test("/embed shows the status, the configuration without a key, the view toggle 
   }
 });
 
-test("the widgets work on a page of an allowed origin, never see a key, and are refused elsewhere", async ({ page }, testInfo) => {
+test("the widgets work on a page of an allowed origin, never see a key, and are refused elsewhere", async ({ page, consoleErrors }, testInfo) => {
   const name = isJs(testInfo) ? "js" : "nojs";
   const apiCalls: string[] = [];
   page.on("request", (request) => {
@@ -92,6 +93,9 @@ test("the widgets work on a page of an allowed origin, never see a key, and are 
   const script = await (await page.request.get(`${BASE_URL}/embed/widgets.js`)).text();
   expect(script).not.toMatch(/api[-_]?key/i);
 
+  // The portal refuses the widgets' search from an origin it does not list, on purpose: the browser reports the blocked fetch.
+  consoleErrors.expect(new RegExp(`^console\\.error: Access to fetch at '${BASE_URL}/api/search\\?[^']*' from origin 'http://127\\.0\\.0\\.1:${REFUSED[name]}' has been blocked by CORS policy: `));
+  consoleErrors.expect(new RegExp(`^console\\.error: Failed to load resource: net::ERR_FAILED \\(${BASE_URL}/api/search\\?`));
   await page.goto(`http://127.0.0.1:${REFUSED[name]}/`);
   await expect(results(page).getByRole("alert")).toHaveText("The search is not available from this page.");
 });

@@ -5,7 +5,7 @@
  * Escape closes it in both modes, and with JavaScript the download shows its progress.
  */
 import { readFile } from "node:fs/promises";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { headerSearch, isJs, openSearch, renderedText, resultsHeading, searchUrl } from "./helpers";
 
 for (const width of [320, 1280]) {
@@ -156,9 +156,12 @@ test("with JavaScript the download shows its progress while it streams, then sav
   await expect(resultsHeading(page)).toBeVisible();
 });
 
-test("with JavaScript a failed export asks whether to try again, and the retry downloads the file", async ({ page }, testInfo) => {
+test("with JavaScript a failed export asks whether to try again, and the retry downloads the file", async ({ page, consoleErrors }, testInfo) => {
   // Skipped in the no-JavaScript project on purpose: the browser's own download has no question to ask; the failure page offers Try Again.
   test.skip(!isJs(testInfo), "the question is the dialog script's; without it the failure page has its own Try Again");
+  // The first request is refused on purpose: the browser reports it, and the dialog logs the failure its question points to.
+  consoleErrors.expect(/^console\.error: Failed to load resource: net::ERR_CONNECTION_REFUSED \(http:\/\/[^/]+\/crib-search\/export\.csv\?/);
+  consoleErrors.expect(/^console\.error: Export failed: TypeError: Failed to fetch\b/);
   await openSearch(page, testInfo, searchUrl({ q: "pump", export: "all" }));
   const dialog = page.locator("dialog.export-dialog");
   // The first request gets no answer at all; the retry goes through.

@@ -8,7 +8,8 @@
  * tests of the CSV writer and the export route tests cover it.
  */
 import { readFile } from "node:fs/promises";
-import { expect, test, type Download, type Locator, type Page, type TestInfo } from "@playwright/test";
+import type { Download, Locator, Page, TestInfo } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import Papa from "papaparse";
 import {
   apiSearch,

@@ -2,7 +2,7 @@
  * A facet value's name, count and exclude control are separate words in the page's text, as a
  * text browser or a copy shows them ("Pumps 155 −", not "Pumps155−"), with and without JavaScript.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { facetGroup, facetValues, openSearch, searchUrl } from "./helpers";
 
 test("facet counts are separated from the names in the text", async ({ page }, testInfo) => {

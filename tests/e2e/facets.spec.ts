@@ -3,7 +3,8 @@
  * the order of values, and the search box of facets with more than 5 values. Values and counts are
  * read from the page, never hard-coded.
  */
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import {
   excludeLink,
   expectFacetOrder,

@@ -4,7 +4,8 @@
  * choice the panel stays unfolded, so the next filter is one tap on that link away, and without
  * JavaScript the search box still has the focus for a scan. On a wide screen the link is not shown.
  */
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { facetGroup, facetPanel, FACET_LABELS, includeLink, isJs, openSearch, resultsHeading, searchUrl, selectedFilters } from "./helpers";
 
 const HEIGHT = 720;

@@ -4,7 +4,7 @@
  * and without JavaScript, with the same assertions; the rules themselves are tested in
  * tests/integration/number-jump.test.ts and tests/relevance.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { generateItems } from "../../app/search/engines/embedded/sample-data";
 import { columnTexts, currentPath, escapeRegExp, headingText, HOME_PATH, openSearch, resultsHeading, searchUrl, shownTotal, specificationRows, submitHeaderSearch } from "./helpers";
 

@@ -4,7 +4,7 @@
  * (docs/decisions/025), and the query goes along in the form (docs/decisions/042). A typed query
  * still replaces it.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { apiFacet, apiSearch, currentParams, headerSearch, openSearch, resultsHeading, SEARCH_PATH, searchUrl } from "./helpers";
 
 async function filteredPumps(request: Parameters<typeof apiSearch>[0]): Promise<{ url: string; filter: string }> {

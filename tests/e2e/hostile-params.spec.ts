@@ -3,7 +3,7 @@
  * request-only checks of hostile parameters (statuses, canonical redirects, escaped HTML) are in
  * the HTTP suite, tests/http/hostile-params.test.ts.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { openSearch, resultsHeading, searchUrl } from "./helpers";
 
 const SCRIPT = "<script>alert(1)</script>";

@@ -3,7 +3,7 @@
  * screen, prices with their currency, lead times in days, dates as people write them, and "← Back"
  * to the list it was opened from, the search box ready for the next scan.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { isJs, openSearch, resultRows, resultsHeading, searchUrl, specificationRows, waitForReact } from "./helpers";
 
 const HEIGHT = 640;

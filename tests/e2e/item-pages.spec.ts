@@ -7,7 +7,8 @@
  * its BOM export and a BOM's lines from its lines export (`componentUses`, `bomCounts`,
  * `headLines`), never from hard-coded sample values.
  */
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, statusError, test } from "./fixtures";
 import {
   apiSearch,
   bomColumnTexts,
@@ -366,8 +367,10 @@ test.describe("BOM pages", () => {
     }
   });
 
-  test("an item in no BOM: 404 with the spec's message, Try Again and ← Back to Search", async ({ page, request }) => {
+  test("an item in no BOM: 404 with the spec's message, Try Again and ← Back to Search", async ({ page, request, consoleErrors }) => {
     const unused = await findBomItem(request, (c) => c.asset + c.pm + c.other === 0, "is in no BOM");
+    // The 404 is the page under test: the browser reports its status.
+    consoleErrors.expect(statusError(404, bomPath("bom", unused.item)));
     expect((await page.goto(bomPath("bom", unused.item)))?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: "No BOM data found for this item", exact: true })).toBeVisible();
     await expect(page.getByRole("link", { name: "Try Again", exact: true })).toHaveAttribute("href", bomPath("bom", unused.item));
@@ -475,7 +478,9 @@ test.describe("a BOM's lines", () => {
     }
   });
 
-  test("a bookmark of a head's old BOM address leads to its lines; a number heading nothing is not found", async ({ page, request }) => {
+  test("a bookmark of a head's old BOM address leads to its lines; a number heading nothing is not found", async ({ page, request, consoleErrors }) => {
+    // The head that heads nothing is opened on purpose: the browser reports the 404.
+    consoleErrors.expect(statusError(404, linesPath("NO-SUCH-HEAD-1")));
     const { head, lines: expected } = await findBomHead(request, "pm", (l) => l.length > 0, "has lines");
     await page.goto(`/bom/${encodeURIComponent(head)}`);
     await expect(page).toHaveURL((u) => u.pathname === linesPath(head));
@@ -494,9 +499,11 @@ test.describe("hostile item numbers in the path", () => {
 
   // Statuses, escaping and the way back for every hostile path are the HTTP suite's
   // (tests/http/item-pages.test.ts); here, that markup from the path never runs.
-  test("a script in the path of an item, Where Used or BOM page never runs", async ({ page }) => {
+  test("a script in the path of an item, Where Used or BOM page never runs", async ({ page, consoleErrors }) => {
     const dialogs = watchDialogs(page);
     for (const route of ["product", "where-used", "bom"]) {
+      // No such item: the browser reports the page's 404 (or 400).
+      consoleErrors.expect(new RegExp(`${statusError(404, `/${route}/${encodeURIComponent(SCRIPT)}`).source}|${statusError(400, `/${route}/${encodeURIComponent(SCRIPT)}`).source}`));
       const response = await page.goto(`/${route}/${encodeURIComponent(SCRIPT)}`);
       expect([400, 404], `/${route}/: status`).toContain(response?.status());
       await expect(page.locator("main script")).toHaveCount(0);
@@ -505,7 +512,9 @@ test.describe("hostile item numbers in the path", () => {
     expect(dialogs).toEqual([]);
   });
 
-  test("a real item link round-trips its item number; a made-up one with / space # % ü is not found", async ({ page }, testInfo) => {
+  test("a real item link round-trips its item number; a made-up one with / space # % ü is not found", async ({ page, consoleErrors }, testInfo) => {
+    // The made-up item's pages are opened on purpose: the browser reports their 404s.
+    for (const route of ["product", "where-used", "bom"]) consoleErrors.expect(statusError(404, `/${route}/${encodeURIComponent("A/B 1#%ü")}`));
     await openSearch(page, testInfo, searchUrl({ q: "pump", sort: "item_number desc" }));
     const items = await columnTexts(page, "Item Number");
     // Prefer an item number with characters that need care in a path.

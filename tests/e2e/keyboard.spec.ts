@@ -4,7 +4,8 @@
  * the first result a few Tab presses from the top. With JavaScript, `/` focuses the search box and
  * a slow navigation shows a progress bar and dims the old count.
  */
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { expectBoxQuery, FACET_LABELS, HOME_PATH, isJs, resultsHeading, SEARCH_PATH, urlWith, waitForHydration, waitForReact } from "./helpers";
 
 /** Presses Tab until `wanted` holds for the focused element; returns the presses it took (at most `max`). */

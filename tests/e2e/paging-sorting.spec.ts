@@ -2,7 +2,8 @@
  * Sorting (the Sort By select and the column headers) and paging (page links, Jump To, Show).
  * Orders are checked against the visible cells and against the backend API, never hard-coded.
  */
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import {
   apiSearch,
   columnHeader,

@@ -2,7 +2,7 @@
  * A list of part numbers pasted or scanned into the search box, with JavaScript and without: the
  * page lists exactly those items and names the numbers that name none.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { apiSearch, HOME_PATH, resultRows, waitForReact } from "./helpers";
 
 test("a pasted list of numbers lists exactly those items, the ones not found named", async ({ page, request }, testInfo) => {

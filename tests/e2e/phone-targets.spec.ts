@@ -3,7 +3,8 @@
  * see is a target of 24 × 24 CSS px at least (WCAG 2.2's target size: checkboxes, a card's item
  * number, links in tables and breadcrumbs included), and its text is 16 px at least.
  */
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { findBomHead, searchUrl } from "./helpers";
 
 /** Controls one can see smaller than 24 px either way, and text under 16 px, as readable lines. */

@@ -3,7 +3,8 @@
  * in the order of the crib's aisles (by stock locator), one line per item on a 320 px phone with a
  * box to tick there, and compact on paper (148 rows on at most 4 A4 sheets).
  */
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { apiSearch, searchUrl } from "./helpers";
 
 const collator = new Intl.Collator("en", { numeric: true, sensitivity: "base" });

@@ -5,7 +5,7 @@
  * the search, its filter, the range and the date on top; the locator, the quantity and a tick box
  * on every row.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { apiFacet, apiSearch, resultRows, searchUrl, waitForReact } from "./helpers";
 
 for (const width of [320, 1280]) {

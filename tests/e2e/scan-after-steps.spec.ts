@@ -5,7 +5,8 @@
  * JavaScript those steps leave the focus on the results heading or on the link just used; the scan's
  * Enter must neither go nowhere nor follow that link. A hand typing in another field keeps its text.
  */
-import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import type { Page, TestInfo } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { apiSearch, columnHeader, includeLink, isJs, openSearch, resultRows, resultsHeading, SEARCH_PATH, searchUrl, urlWith, waitForReact } from "./helpers";
 
 const deviceClock = new WeakMap<Page, number>();

@@ -4,7 +4,8 @@
  * it and in lite mode, at 320 and 1280 px, the box comes up empty or with its text selected, so the
  * scanned number replaces the old query, and the number opens its item whatever filters the list had.
  */
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { apiFacet, apiSearch, HOME_PATH, isJs, searchUrl, waitForReact } from "./helpers";
 
 interface Fixture {

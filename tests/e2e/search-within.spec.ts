@@ -2,7 +2,8 @@
  * Search within: extra terms on top of the main query, kept in the URL as repeated `within`
  * parameters (at most 5, blanks and duplicates dropped), each shown as a removable tag.
  */
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import {
   apiSearch,
   FACET_LABELS,

@@ -6,7 +6,8 @@
  * Each test signs in a user of its own (the project's name in it), so the tests run side by side;
  * the provider tampers with the ID token of users named `tamper-<mode>`.
  */
-import { expect, test, type BrowserContext, type Page, type Request, type TestInfo } from "@playwright/test";
+import type { BrowserContext, Page, Request, TestInfo } from "@playwright/test";
+import { expect, statusError, test } from "./fixtures";
 import { IDP_URL, SSO_PORTAL_URL } from "../../playwright.config";
 import { openFromAnotherSite } from "./helpers";
 
@@ -167,6 +168,9 @@ test("a hostile returnTo never leads off the site, through sign-in or when alrea
 });
 
 test.describe("negative callbacks fail closed", () => {
+  // Each test's callback is refused on purpose: the browser reports the portal's 401.
+  test.beforeEach(({ consoleErrors }) => consoleErrors.expect(statusError(401, /\/callback\?\S*/)));
+
   test("a callback without state", async ({ page }) => {
     await page.goto("/callback?code=x");
     await expectAuthFailed(page);

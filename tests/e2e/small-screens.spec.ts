@@ -4,7 +4,8 @@
  * page readable; at 1280 px the Where Used column is on screen. And each page prints as a pick list.
  * One test per width, each page type loaded once.
  */
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { apiSearch, findBomHead, isJs, SEARCH_PATH, searchUrl, waitForHydration, waitForReact } from "./helpers";
 
 /** The document's width against the window's: nothing may scroll sideways. */

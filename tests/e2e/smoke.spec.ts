@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { apiSearch, columnTexts, headingText, resultRows, waitForHydration } from "./helpers";
 
 test("the portal serves the sample catalogue and answers a search", async ({ page, request }, testInfo) => {

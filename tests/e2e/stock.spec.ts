@@ -3,7 +3,7 @@
  * card, on a phone) with the figures, and the item page says so under its title; the Stock Level
  * filter lists those items alone, or leaves them out.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { apiSearch, currentParams, excludeLink, facetValues, includeLink, openSearch, resultRows, searchUrl, selectedFilters, shownTotal } from "./helpers";
 
 const n = (value: unknown) => Number(value).toLocaleString("en-US");

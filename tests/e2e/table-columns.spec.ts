@@ -2,7 +2,8 @@
  * At 768 and 1280 px the results table shows every column on screen, with no sideways scrolling to
  * reach them: the stock locator, Quantity and the Where Used button included.
  */
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { openSearch, resultRows, resultsTable, searchUrl } from "./helpers";
 
 /** Whether the element is drawn and lies inside the window's width. */

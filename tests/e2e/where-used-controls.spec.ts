@@ -4,7 +4,7 @@
  * JavaScript (on change) and without it (Apply), at 320 and 1280 px. The item is named once, in
  * the heading: no column repeats it on every row, and no order sorts by it.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { bomColumnTexts, bomSection, findBomItem, isJs, waitForReact } from "./helpers";
 
 for (const width of [320, 1280]) {

@@ -310,3 +310,24 @@ describe("the environment is read in app/config.server.ts only", () => {
     for (const code of [reading, ...spellings]) expect(await refusalsOf("app/config.server.ts", code)).toEqual([]);
   });
 });
+
+describe("the browser journeys run with the console guard of tests/e2e/fixtures.ts", () => {
+  const journey = "tests/e2e/lint-fixture.spec.ts";
+  it.each([
+    'import { test } from "@playwright/test";\nexport const t = test;\n',
+    'import { test as base } from "@playwright/test";\nexport const t = base;\n',
+    'import pw from "@playwright/test";\nexport const t = pw;\n',
+    'import * as pw from "@playwright/test";\nexport const t = pw;\n',
+    'export { test } from "@playwright/test";\n',
+    'export const load = () => import("@playwright/test");\n',
+  ])("Playwright's own test in a journey is refused: %s", async (code) => {
+    expect(says(await refusalsOf(journey, code), REFUSALS.playwrightTest)).toBe(true);
+  });
+  it("a journey takes test from ./fixtures and types from @playwright/test", async () => {
+    const code = 'import type { Page } from "@playwright/test";\nimport { expect, test } from "./fixtures";\nexport const t = [test, expect];\nexport type P = Page;\n';
+    expect(await refusalsOf(journey, code)).toEqual([]);
+  });
+  it("the fixture itself extends Playwright's test", async () => {
+    expect(await refusalsOf("tests/e2e/fixtures.ts", 'import { test as base } from "@playwright/test";\nexport const t = base;\n')).toEqual([]);
+  });
+});
