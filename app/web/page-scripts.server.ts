@@ -40,10 +40,15 @@ function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 }
 
-// Runs in the browser. A hidden page paints nothing, so it starts at once; a visible one after its
-// next frame (requestAnimationFrame runs before the frame is painted, the timeout after it).
+// Runs in the browser. It starts once the browser reports the page's first paint (a `paint`
+// performance entry, which comes when the frame is on the screen, not merely drawn), or after a
+// second without one; at once on a hidden page, which paints nothing; and where paint timing is
+// unknown, after the next frame (requestAnimationFrame runs before it is drawn, the timeout after).
 const LOADER = `function (page) {
+  var started = false;
   function start() {
+    if (started) return;
+    started = true;
     page.preloads.forEach(function (href) {
       var link = document.createElement("link");
       link.rel = "modulepreload";
@@ -59,8 +64,16 @@ const LOADER = `function (page) {
       return import(page.entry);
     });
   }
-  if (document.visibilityState === "hidden") start();
-  else requestAnimationFrame(function () { setTimeout(start, 0); });
+  if (document.visibilityState === "hidden") return start();
+  if (window.PerformanceObserver && (PerformanceObserver.supportedEntryTypes || []).indexOf("paint") >= 0) {
+    new PerformanceObserver(function (entries, observer) {
+      observer.disconnect();
+      start();
+    }).observe({ type: "paint", buffered: true });
+    setTimeout(start, 1000);
+  } else {
+    requestAnimationFrame(function () { setTimeout(start, 0); });
+  }
 }`;
 
 /** The two scripts' text, for the routes the server matched: a hook of the server's render alone. */
