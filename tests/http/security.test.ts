@@ -15,6 +15,7 @@ import { CLIENT_SECRET, startIdp, type TestIdp } from "../idp/server";
 import { OPEN_REDIRECTS } from "../open-redirects";
 import { freePort } from "../processes";
 import { searchUrl } from "../search-urls";
+import { scriptsNamedBy } from "../support/page-scripts";
 import { anchors, hrefs } from "./html";
 import { cacheDb, startPortal, type TestPortal } from "./portal";
 import { get, url } from "./server";
@@ -156,10 +157,12 @@ describe("the Content-Security-Policy and nosniff", () => {
 
   it("a build asset carries them too", async () => {
     const html = await (await get("/crib-search")).text();
-    const asset = /src="(\/build\/[^"]+\.js)"/.exec(html)?.[1] ?? /href="(\/build\/[^"]+\.js)"/.exec(html)?.[1];
+    const asset = scriptsNamedBy(html)[0];
     expect(asset, "a script of the build on the page").toBeTruthy();
-    const response = await get(asset!);
+    // As a browser asks for it: the copy the build compressed, with the same headers.
+    const response = await get(asset!, { headers: { "accept-encoding": "br, gzip" } });
     expect(response.status).toBe(200);
+    expect(response.headers.get("content-encoding")).toBe("br");
     cspNonce(response);
     expect(nosniff(response.headers.get("x-content-type-options")), "nosniff").toBe(true);
   });
