@@ -9,26 +9,24 @@ import { failingStores } from "~/lib/store-health.server";
 import { services } from "~/registry.server";
 import { PAGE_SIZES } from "~/search/state";
 import { queryText } from "~/search/query/query";
+import { countRequestOf, pageRequestOf, type SearchQuery } from "~/search/request";
 import { apiFacetsSchema, ApiProductsSchema, apiSearchSchema, ApiSuggestionsSchema, ProductIdSchema } from "./api-schemas.server";
 import { apiData, apiError, handleApi } from "./api.server";
 
 const started = Date.now();
 
+/** The API's plain searches: the text alone, no refinement, in relevance order. */
+function queryFor(q: string): SearchQuery {
+  return { q, within: [], filters: [], sort: null };
+}
+
 export function searchApi(request: Request, context: AppLoadContext) {
   return handleApi(request, context, async ({ requestId, url }) => {
     const { search: service, searchConfig } = services();
     const params = parseQuery(apiSearchSchema(searchConfig), url);
+    const query = { q: params.query ? queryText(params.query) : params.q, within: [], filters: params.filters, sort: params.sort };
     const answer = await service.search(
-      {
-        q: params.query ? queryText(params.query) : params.q,
-        within: [],
-        filters: params.filters,
-        sort: params.sort,
-        start: params.start,
-        rows: params.rows,
-        facetFields: params.facets,
-        highlight: params.highlight,
-      },
+      { ...pageRequestOf(query, params.start, params.rows), facetFields: params.facets, highlight: params.highlight },
       { requestId, signal: request.signal },
     );
     const { docs, total, facets, highlighting, suggestions } = answer.value;
@@ -51,10 +49,7 @@ export function suggestionsApi(request: Request, context: AppLoadContext) {
 export function productsApi(request: Request, context: AppLoadContext) {
   return handleApi(request, context, async ({ requestId, url }) => {
     const { q, start, rows } = parseQuery(ApiProductsSchema, url);
-    const answer = await services().search.search(
-      { q, within: [], filters: [], sort: null, start, rows, facetFields: [], highlight: false },
-      { requestId, signal: request.signal },
-    );
+    const answer = await services().search.search(pageRequestOf(queryFor(q), start, rows), { requestId, signal: request.signal });
     return apiData({ docs: answer.value.docs, numFound: answer.value.total, start, rows }, requestId);
   });
 }
@@ -73,10 +68,7 @@ export function facetsApi(request: Request, context: AppLoadContext) {
   return handleApi(request, context, async ({ requestId, url }) => {
     const { search: service, searchConfig } = services();
     const { q, fields } = parseQuery(apiFacetsSchema(searchConfig), url);
-    const answer = await service.search(
-      { q, within: [], filters: [], sort: null, start: 0, rows: 0, facetFields: fields, highlight: false },
-      { requestId, signal: request.signal },
-    );
+    const answer = await service.search({ ...countRequestOf(queryFor(q)), facetFields: fields }, { requestId, signal: request.signal });
     return apiData({ facets: answer.value.facets, numFound: answer.value.total }, requestId);
   });
 }
