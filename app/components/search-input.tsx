@@ -2,6 +2,7 @@ import { useSubmit } from "@remix-run/react";
 import { useEffect, useRef, useState, type InputHTMLAttributes, type KeyboardEvent } from "react";
 import { SUGGESTION_LIST_ID, SuggestionList, suggestionId } from "./suggestion-list";
 import { useSuggestions, type Suggestions } from "./use-suggestions";
+import { SIGNALS_API_PATH } from "~/search/paths";
 
 /**
  * The box's attributes, the same for the plain box (`header-search.tsx`) and the type-ahead;
@@ -15,7 +16,7 @@ export type SearchBoxAttributes = InputHTMLAttributes<HTMLInputElement> & { id: 
  * portal records signals.
  */
 function recordPick(pick: { query: string; suggestion: string; position: number }, signals: boolean): void {
-  if (signals) void import("~/signals/browser.client").then((m) => m.recordTypeaheadPick(pick, true)).catch(() => undefined);
+  if (signals) void import("~/signals/browser.client").then((m) => m.recordTypeaheadPick(pick, true, m.pageQueue(SIGNALS_API_PATH, true))).catch(() => undefined);
 }
 
 /** The box's ARIA combobox attributes, once JavaScript runs. */

@@ -8,6 +8,7 @@ import { AppLink } from "~/components/nav";
 import { RouteErrorPanel } from "~/components/route-error-panel";
 import { ProductImage } from "~/components/product-image";
 import { PrintDate } from "~/components/print-date";
+import { SIGNALS_API_PATH } from "~/search/paths";
 import { loadProductPage } from "~/web/product-page.server";
 import { watchViewDuration } from "~/signals/browser.client";
 import { downloadThenRefocus } from "~/export/save-link.client";
@@ -26,7 +27,7 @@ export default function ProductPage() {
   const p = useLoaderData<typeof loader>();
   // The time spent here, which only the browser knows (effects run in the browser only).
   const { docId, enabled } = p.signals;
-  useEffect(() => watchViewDuration(docId, enabled), [docId, enabled]);
+  useEffect(() => watchViewDuration(docId, enabled, SIGNALS_API_PATH), [docId, enabled]);
   return (
     <article className="product" aria-labelledby="product-title">
       <div className="page-head">

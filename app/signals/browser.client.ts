@@ -101,18 +101,19 @@ export function eventId(): string {
 let queue: SignalQueue | null = null;
 
 /**
- * The page's one queue of signals, sending to POST /api/signals; whatever waits when the page is
- * hidden or left leaves with the beacon. Made on first use, in the browser only.
+ * The page's one queue of signals, sending to `endpoint` (the portal's POST /api/signals, named by
+ * its caller from search/paths.ts); whatever waits when the page is hidden or left leaves with the
+ * beacon. Made on first use, in the browser only.
  */
-export function pageQueue(enabled: boolean): SignalQueue {
+export function pageQueue(endpoint: string, enabled: boolean): SignalQueue {
   if (queue) return queue;
   const made = new SignalQueue({
     enabled,
     send: (body) =>
-      fetch("/api/signals", { method: "POST", headers: { "Content-Type": "application/json" }, body, keepalive: true }).then(
+      fetch(endpoint, { method: "POST", headers: { "Content-Type": "application/json" }, body, keepalive: true }).then(
         (r) => r.ok || (r.status >= 400 && r.status < 500 && r.status !== 429),
       ),
-    beacon: (body) => navigator.sendBeacon("/api/signals", new Blob([body], { type: "application/json" })),
+    beacon: (body) => navigator.sendBeacon(endpoint, new Blob([body], { type: "application/json" })),
   });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "hidden") made.hide();
@@ -126,9 +127,9 @@ export function pageQueue(enabled: boolean): SignalQueue {
  * its `viewDuration` when the user leaves the page or hides it. Returns the way to stop watching,
  * for an effect's clean-up.
  */
-export function watchViewDuration(docId: string | null, enabled: boolean): (() => void) | undefined {
+export function watchViewDuration(docId: string | null, enabled: boolean, endpoint: string): (() => void) | undefined {
   if (!docId || !enabled) return undefined;
-  const q = pageQueue(enabled);
+  const q = pageQueue(endpoint, enabled);
   let shownAt = performance.now();
   let visibleMs = 0;
   const record = () => {
@@ -170,6 +171,6 @@ function typeaheadSignal(pick: TypeaheadPick, now = new Date()): QueuedSignal {
  * one to the server), through the page's queue; nothing with signals off (the root loader's
  * `signals`).
  */
-export function recordTypeaheadPick(pick: TypeaheadPick, enabled: boolean, queue?: SignalQueue): void {
-  if (enabled) (queue ?? pageQueue(enabled)).push(typeaheadSignal(pick));
+export function recordTypeaheadPick(pick: TypeaheadPick, enabled: boolean, queue: SignalQueue): void {
+  if (enabled) queue.push(typeaheadSignal(pick));
 }
