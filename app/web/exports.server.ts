@@ -12,8 +12,7 @@ import { BOM_TABLE_COLUMNS } from "~/search/bom-view";
 import { BOM_FIELDS, BOM_TYPE_LABEL, catalogName } from "~/search/catalog-fields";
 import { services } from "~/registry.server";
 import type { BomNumber, BomType, Doc, RequestContext } from "~/search/engine";
-import { MAX_ITEM_KEY_LENGTH } from "~/lib/limits";
-import { bomPath, headLinesPath, HOME_PATH, productPath, SEARCH_PATH, whereUsedPath } from "~/search/paths";
+import { bomPath, headLinesPath, HOME_PATH, isItemKey, productPath, SEARCH_PATH, whereUsedPath } from "~/search/paths";
 import { itemNumberOf } from "~/search/field-format";
 import { externalUrlOf, specificationOf, titleOf } from "~/search/product-view";
 import { userMessageOf } from "~/search/errors";
@@ -176,7 +175,9 @@ export async function loadBomExport(request: Request, loadContext: AppLoadContex
   const item = (rawItem ?? "").trim();
   const url = new URL(request.url);
   const type = url.searchParams.get("type") ?? kind.defaultType;
-  if (!item || item.length > MAX_ITEM_KEY_LENGTH) return problemPage("Item number not provided", 400, { backHref: HOME_PATH });
+  if (!item) return problemPage("Item number not provided", 400, { backHref: HOME_PATH });
+  // As the BOM and Where Used pages answer (web/bom-pages.server.ts).
+  if (!isItemKey(item)) return problemPage("Invalid item number", 400, { backHref: HOME_PATH });
   if (type === null || !Object.hasOwn(kind.types, type)) return problemPage(kind.unknownType, 400, { backHref: kind.pagePath(item) });
   const context = { requestId: requestIdOf(request, loadContext), signal: request.signal };
   const number = { itemNumber: item };
@@ -204,7 +205,9 @@ export async function loadBomExport(request: Request, loadContext: AppLoadContex
 export async function loadProductExport(request: Request, loadContext: AppLoadContext, rawId: string | undefined) {
   await requireUser(request, loadContext);
   const id = (rawId ?? "").trim();
-  if (!id || id.length > MAX_ITEM_KEY_LENGTH) return problemPage("Product ID not provided", 400, { backHref: HOME_PATH });
+  if (!id) return problemPage("Product ID not provided", 400, { backHref: HOME_PATH });
+  // As the item page answers (web/product-page.server.ts): no item has such a number.
+  if (!isItemKey(id)) return problemPage("Product not found", 404, { backHref: HOME_PATH });
   const requestId = requestIdOf(request, loadContext);
   const { search: service, searchConfig } = services();
   let product;

@@ -70,6 +70,15 @@ describe("hostile item numbers in the path", () => {
       expect(link(html, "← Back to Search"), name).toBeDefined();
     }
   });
+
+  it.each(["product", "where-used", "bom"])("/%s/…/export.csv answers as its page does: no file for a number with control characters", async (route) => {
+    const page = await get(`/${route}/MRO%00%0A1`);
+    const file = await get(`/${route}/MRO%00%0A1/export.csv`);
+    expect(file.status).toBe(page.status);
+    expect([400, 404]).toContain(file.status);
+    expect(file.headers.get("content-disposition")).toBeNull();
+    expect(await file.text()).toContain(route === "product" ? "Product not found" : "Invalid item number");
+  });
 });
 
 describe("the Where Used export", () => {
