@@ -113,6 +113,12 @@ async function checkCsrf(request: Request, context: AppLoadContext, auth: Auth, 
 
 const returnPath = (value: string | null | undefined) => safePath(value, HOME_PATH);
 
+/** A request for a page to show (or from a browser that does not say what it asks for). */
+function isNavigation(request: Request): boolean {
+  const dest = request.headers.get("Sec-Fetch-Dest");
+  return dest === null || dest === "document";
+}
+
 /**
  * /login: with sign-in off, or already signed in, to where the user was going; from a protected
  * page (`returnTo`) or the page's own button (`start`), straight to the identity provider. Opened
@@ -127,6 +133,10 @@ export async function loadLogin(request: Request, context: AppLoadContext) {
   const returnTo = url.searchParams.get("returnTo");
   if (!auth) throw redirect(HOME_PATH);
   if (await guarded(request, context, identityOf(auth, request, context).user())) throw redirect(returnPath(returnTo));
+  // Only a page the browser shows starts a flow: a picture or a fetch that a protected page's
+  // redirect brought here (a missing image, a request of a page left behind) must not replace the
+  // flow and the way back that the page itself started.
+  if (!isNavigation(request)) throw json({ message: "Sign in to see this." }, { status: 401, headers: { "Cache-Control": "no-store" } });
   if (returnTo === null && url.searchParams.get("start") === null) {
     if (request.headers.get("Sec-Fetch-Site") === "cross-site") return json({ error: null, detail: null }, { headers: { "Cache-Control": "no-store" } });
     throw redirect(`${LOGIN_PATH}?start=1`, { headers: { "Cache-Control": "no-store" } });

@@ -376,6 +376,20 @@ describe("a portal with sign-in on", () => {
     expect(html).toContain('<input type="hidden" name="start" value="1"/>');
   });
 
+  it("/login reached by a picture or a fetch (a protected page's redirect) starts no flow and leaves the pending one's way back alone", async () => {
+    for (const dest of ["image", "empty", "script", "style"]) {
+      const response = await fetch(sso(`/login?${new URLSearchParams({ returnTo: "/images/parts/NO-SUCH-1.jpg" })}`), { redirect: "manual", headers: { "Sec-Fetch-Dest": dest } });
+      expect(response.status, dest).toBe(401);
+      // No flow cookie (the way back, the provider's state); the signals session is every visitor's.
+      expect(response.headers.getSetCookie().filter((c) => !c.startsWith("crib-sid=")), dest).toEqual([]);
+      expect(response.headers.get("location"), dest).toBeNull();
+    }
+    const page = await fetch(sso(`/login?${new URLSearchParams({ returnTo: "/crib-search" })}`), { redirect: "manual", headers: { "Sec-Fetch-Dest": "document" } });
+    expect(page.status).toBe(302);
+    expect(new URL(page.headers.get("location")!).origin).toBe(idp.issuer);
+    expect(page.headers.getSetCookie().some((c) => c.startsWith("crib-return="))).toBe(true);
+  });
+
   it("/login?returnTo=<payload> goes to the provider and keeps only a same-site path to return to", async () => {
     const returnCookie = createCookie("crib-return", { secrets: [SESSION_SECRET] });
     for (const payload of [...OPEN_REDIRECTS, "/crib-search/search?q=pump"]) {
