@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useOutletContext } from "@remix-run/react";
-import { createElement, useEffect } from "react";
+import { useWidgetsScript, widget } from "~/components/embed-widgets";
 import type { RootContext } from "~/root";
 import { loadEmbed } from "~/web/embed.server";
 
@@ -9,24 +9,6 @@ export function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction = () => [{ title: "Embeddable widgets – Crib Search" }];
-
-/** A custom element of the widgets' script, with its markup for pages without JavaScript. */
-function widget(tag: string, attributes: Record<string, string>, children: React.ReactNode) {
-  return createElement(tag, { ...attributes, suppressHydrationWarning: true }, children);
-}
-
-/** A page reached by a client-side navigation gets no server-written script: load it here. */
-function useWidgetsScript(src: string) {
-  useEffect(() => {
-    if (customElements.get("crib-search-box") || document.querySelector(`script[src="${src}"]`)) return;
-    const script = document.createElement("script");
-    script.src = src;
-    // The widgets give their `<style>` the script's nonce, as the page's CSP refuses un-nonced styles: the document's, read from its scripts (the browser keeps it from the attribute).
-    const documentNonce = document.querySelector<HTMLScriptElement>("script[nonce]")?.nonce;
-    if (documentNonce) script.nonce = documentNonce;
-    document.body.append(script);
-  }, [src]);
-}
 
 /** The embeddable widgets demo: the search box, facets and results as another site would embed them. */
 export default function EmbedRoute() {
